@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig } from '../config.js';
+import { createDatabase } from '../db/database.js';
+import { MigrationError, migrateToLatest } from '../db/migrate.js';
+import { closeOnSignals, startServer } from '../server.js';
+import { type CommandOutput, printError, printResult } from './output.js';
+
+function describeFailure(error: unknown): { code: string; message: string } {
+  if (error instanceof ConfigError) return { code: 'invalid_config', message: error.message };
+  if (error instanceof MigrationError) return { code: 'migration_failed', message: error.message };
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'failed', message };
+}
+
+/** Runs one command body; turns any failure into the command's error output and exit code 1. */
+async function run(output: CommandOutput, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    const { code, message } = describeFailure(error);
+    printError(output, code, message);
+    process.exitCode = 1;
+  }
+}
+
+export function buildCli(): Command {
+  const program = new Command('firmwatch')
+    .description('Company-identifier check and monitoring service.')
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command('serve')
+    .description(
+      'Apply pending migrations and serve the HTTP API until SIGTERM or SIGINT. Configured by environment variables (see README).',
+    )
+    .option('--json', 'print one JSON object when listening; logs go to stderr')
+    .action(async (options: { json?: boolean }) => {
+      const output = { json: options.json === true };
+      await run(output, async () => {
+        const config = loadConfig();
+        const server = await startServer(config, { logDestination: output.json ? 2 : 1 });
+        closeOnSignals(server, config.shutdownTimeoutMs);
+        printResult(
+          output,
+          {
+            status: 'listening',
+            url: server.baseUrl,
+            database: server.database.dialect,
+            pid: process.pid,
+          },
+          `firmwatch listening on ${server.baseUrl}/ (database: ${server.database.dialect})`,
+        );
+      });
+    });
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations to DATABASE_URL and exit.')
+    .option('--json', 'print the result as one JSON object')
+    .action(async (options: { json?: boolean }) => {
+      const output = { json: options.json === true };
+      await run(output, async () => {
+        const config = loadConfig();
+        const database = createDatabase(config.database);
+        try {
+          const outcome = await migrateToLatest(database.db);
+          printResult(
+            output,
+            { database: database.dialect, applied: outcome.applied, current: outcome.current },
+            outcome.applied.length > 0
+              ? `applied ${outcome.applied.join(', ')} (${database.dialect}); now at ${outcome.current}`
+              : `up to date at ${outcome.current} (${database.dialect})`,
+          );
+        } finally {
+          await database.destroy();
+        }
+      });
+    });
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildCli();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    // --help and --version end through exitOverride with exit code 0; usage errors with 1.
+    if (error instanceof CommanderError) process.exitCode = error.exitCode;
+    else throw error;
+  }
+}
+
+await main(process.argv);

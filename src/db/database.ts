@@ -1,0 +1,65 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import type { Database } from './schema.js';
+
+export type Dialect = DatabaseConfig['dialect'];
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  destroy(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL only: the schema every connection works in (isolated test schemas use this). */
+  searchPath?: string;
+  /** PostgreSQL only: pool size per process. */
+  maxConnections?: number;
+}
+
+// int8 (COUNT, SUM, bigint columns) arrives as a string from pg by default; the values this service
+// stores stay far below 2^53, and a number keeps the stores identical on both dialects.
+const INT8_OID = 20;
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+function openSqlite(path: string): SqliteDatabase.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SqliteDatabase(path);
+  // WAL lets readers proceed during a write; NORMAL sync is durable across process crashes in WAL
+  // mode (only an OS crash can lose the last commits); busy_timeout waits out another process's
+  // write lock instead of failing with SQLITE_BUSY at once.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return sqlite;
+}
+
+export function createDatabase(
+  config: DatabaseConfig,
+  options: DatabaseOptions = {},
+): DatabaseHandle {
+  if (config.dialect === 'sqlite') {
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: openSqlite(config.path) }),
+    });
+    return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: options.maxConnections ?? 10,
+    types: pgTypes,
+    options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', destroy: () => db.destroy() };
+}

@@ -1,0 +1,39 @@
+import { type Kysely, Migrator } from 'kysely';
+import { migrations } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export interface MigrationOutcome {
+  applied: string[];
+  current: string | null;
+}
+
+export class MigrationError extends Error {
+  constructor(
+    readonly migration: string | undefined,
+    cause: unknown,
+  ) {
+    super(
+      `migration ${migration ?? '(unknown)'} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+    this.name = 'MigrationError';
+  }
+}
+
+/**
+ * Applies every pending migration. Safe to run from several processes at once: Kysely holds a lock
+ * (an advisory lock on PostgreSQL) while it migrates.
+ */
+export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationOutcome> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results.find((r) => r.status === 'Error');
+    throw new MigrationError(failed?.migrationName, error);
+  }
+  const names = Object.keys(migrations).sort();
+  return {
+    applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName),
+    current: names.at(-1) ?? null,
+  };
+}

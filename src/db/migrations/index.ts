@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001-workspaces.js';
+
+/**
+ * Every migration, in order. A static list rather than a directory scan: it survives bundling and
+ * the TypeScript build unchanged, and a missing import is a compile error, not a silent skip.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-workspaces': m0001,
+};

@@ -1,0 +1,66 @@
+import fastifySwagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { PROBLEM_TYPES, type ProblemCode, problemTypeUri } from './problems.js';
+
+export const OPENAPI_VERSION = '1.1.0';
+
+const DESCRIPTION = `Checks business tax identifiers (VAT numbers, US employer numbers, company registration numbers), searches company records, publishes country capabilities, monitors company records for changes with signed webhooks, and reports usage.
+
+Four findings are kept separate and never merged into one verdict: format, registry match, tax authority and company legal status. Checks never call a live tax-authority service.
+
+Keys starting \`svc_test_\` use the sandbox (deterministic fixtures for GB, DE and US, no credits); keys starting \`svc_live_\` use live processing.
+
+Every error is an \`application/problem+json\` Problem; its \`code\` is the stable identifier to branch on.`;
+
+export type OpenApiDocument = Record<string, unknown> & {
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+};
+
+/**
+ * Generates the OpenAPI document from the route schemas. Must be registered before any route.
+ * Paths are documented relative to the server URL, which already ends in /v1, as in the contract.
+ */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'firmwatch API',
+        version: OPENAPI_VERSION,
+        description: DESCRIPTION,
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+      },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key: `svc_test_...` for sandbox, `svc_live_...` for live.',
+          },
+        },
+      },
+      security: [{ bearerAuth: [] }],
+      tags: [{ name: 'Discovery', description: 'What this API is and where its reference lives.' }],
+    },
+    // Name components after their $id (Problem, Discovery) rather than def-0, def-1.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
+    transform: ({ schema, url }) => ({ schema, url: url.replace(/^\/v1(?=\/|$)/, '') || '/' }),
+  });
+}
+
+/** The served document: the generated one with the deployment's own server URL. */
+export function servedOpenApiDocument(app: FastifyInstance, baseUrl: string): OpenApiDocument {
+  const generated = app.swagger() as unknown as OpenApiDocument;
+  return { ...generated, servers: [{ url: baseUrl }] };
+}
+
+export function problemTypeCatalogue(documentationUrl: string) {
+  return (Object.keys(PROBLEM_TYPES) as ProblemCode[]).map((code) => ({
+    code,
+    type: problemTypeUri(documentationUrl, code),
+    ...PROBLEM_TYPES[code],
+  }));
+}

@@ -1,0 +1,153 @@
+import type { ErrorObject } from 'ajv';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { trackAllowedMethods } from './allowed-methods.js';
+import { buildProblem, HttpProblem } from './problems.js';
+import { validationProblem } from './validation.js';
+
+export const BODY_LIMIT_BYTES = 256 * 1024;
+
+/** Where problem `type` URIs point; resolved per request because the base URL may come late. */
+export type DocumentationUrl = () => string;
+
+export function sendProblem(
+  reply: FastifyReply,
+  problem: HttpProblem,
+  documentationUrl: DocumentationUrl,
+): FastifyReply {
+  const body = buildProblem(problem, String(reply.request.id), documentationUrl());
+  reply.code(body.status).header('x-request-id', reply.request.id);
+  for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
+  if (body.retryable) reply.header('retry-after', String(problem.retryAfter ?? 1));
+  // Serialized here rather than through a route's response schema, so every problem has exactly
+  // the same shape whichever route (or no route) produced it.
+  return reply.type('application/problem+json').send(JSON.stringify(body));
+}
+
+function truncate(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}
+
+function pathOf(request: FastifyRequest): string {
+  return request.url.split('?')[0] ?? request.url;
+}
+
+/** Maps what Fastify and its parsers throw to a contract problem; undefined means "a bug". */
+function toHttpProblem(error: FastifyError, request: FastifyRequest): HttpProblem | undefined {
+  if (error instanceof HttpProblem) return error;
+  if (error.validation) {
+    return validationProblem(error.validation as ErrorObject[], error.validationContext ?? 'body');
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+      const type = request.headers['content-type'];
+      return new HttpProblem('unsupported_media_type', {
+        detail: type
+          ? `Content-Type ${truncate(type, 100)} is not supported; send the body as application/json.`
+          : 'The request has a body but no Content-Type; send it as application/json.',
+      });
+    }
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HttpProblem('payload_too_large', {
+        detail: `The request body exceeds the limit of ${BODY_LIMIT_BYTES} bytes.`,
+      });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new HttpProblem('malformed_json', {
+        detail: 'The body is empty but Content-Type is application/json; send a JSON value.',
+      });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new HttpProblem('malformed_json', { detail: 'The body is not valid JSON.' });
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) {
+    return new HttpProblem('malformed_json', {
+      detail: `The body is not valid JSON: ${truncate(error.message)}.`,
+    });
+  }
+  if (error.statusCode === 400 && error.message.includes('prototype')) {
+    return new HttpProblem('malformed_json', {
+      detail: 'The body uses __proto__ or constructor.prototype keys, which are not accepted.',
+    });
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new HttpProblem('bad_request', { detail: truncate(error.message) });
+  }
+  return undefined;
+}
+
+/**
+ * The contract layer every route relies on: a request id on every response, problem+json for
+ * every error (including ones Fastify raises before a route runs), 404 vs 405, and a 503 for
+ * requests that arrive while the server is shutting down.
+ */
+export function registerProblemHandling(
+  app: FastifyInstance,
+  documentationUrl: DocumentationUrl,
+): void {
+  const allowedMethods = trackAllowedMethods(app);
+  let closing = false;
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (closing) {
+      reply.header('connection', 'close');
+      throw new HttpProblem('service_unavailable', {
+        detail: 'The service is shutting down; retry the request.',
+      });
+    }
+  });
+
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const problem = toHttpProblem(error, request);
+    if (problem) return sendProblem(reply, problem, documentationUrl);
+    // The message and stack stay in the log, tied to the request id the client was given.
+    request.log.error({ err: error, request_id: request.id }, 'unhandled error');
+    return sendProblem(
+      reply,
+      new HttpProblem('internal_error', {
+        detail: `An internal error occurred. Quote request id ${request.id} when reporting it.`,
+      }),
+      documentationUrl,
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = pathOf(request);
+    const allowed = allowedMethods.forPath(path);
+    if (allowed) {
+      return sendProblem(
+        reply,
+        new HttpProblem('method_not_allowed', {
+          detail: `${request.method} is not allowed on ${truncate(path)}; use ${allowed.join(', ')}.`,
+          headers: { allow: allowed.join(', ') },
+        }),
+        documentationUrl,
+      );
+    }
+    return sendProblem(
+      reply,
+      new HttpProblem('not_found', { detail: `No resource at ${truncate(path)}.` }),
+      documentationUrl,
+    );
+  });
+}
+
+/** For Fastify's `frameworkErrors` option: errors raised before routing (a malformed URL). */
+export function frameworkErrorHandler(documentationUrl: DocumentationUrl) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('x-request-id', request.id);
+    const status = error.statusCode ?? 400;
+    return sendProblem(
+      reply,
+      new HttpProblem(status >= 500 ? 'internal_error' : 'bad_request', {
+        detail:
+          status >= 500
+            ? 'An internal error occurred.'
+            : `The request is malformed: ${truncate(error.message)}`,
+      }),
+      documentationUrl,
+    );
+  };
+}

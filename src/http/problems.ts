@@ -1,0 +1,169 @@
+import Type, { type Static } from 'typebox';
+
+/**
+ * Every problem the API can answer, by `code`. The code is the stable identifier clients branch
+ * on; `type` is derived from it (see problemTypeUri) and links to its entry in the API reference.
+ * Later modules add their codes here, so the reference page lists them all.
+ */
+export const PROBLEM_TYPES = {
+  bad_request: {
+    status: 400,
+    title: 'Bad request',
+    retryable: false,
+    description: 'The request could not be understood: a malformed URL, header or parameter.',
+  },
+  malformed_json: {
+    status: 400,
+    title: 'Malformed JSON body',
+    retryable: false,
+    description: 'The body was sent as application/json but is empty or not valid JSON.',
+  },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    retryable: false,
+    description: 'No resource or route exists at this path.',
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    retryable: false,
+    description:
+      'The path exists but not for this method; the Allow header lists the methods it has.',
+  },
+  payload_too_large: {
+    status: 413,
+    title: 'Payload too large',
+    retryable: false,
+    description: 'The request body is larger than the 256 KiB the API accepts.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Unsupported media type',
+    retryable: false,
+    description: 'A request body must be sent with Content-Type: application/json.',
+  },
+  validation_failed: {
+    status: 422,
+    title: 'Validation failed',
+    retryable: false,
+    description:
+      'The request was well-formed JSON but broke a rule of the contract. errors[] has one entry per offending field, with a JSON Pointer to it.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal error',
+    retryable: true,
+    description:
+      'The service failed unexpectedly; nothing was committed. Retry with the same Idempotency-Key.',
+  },
+  service_unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    retryable: true,
+    description: 'The service is shutting down or temporarily overloaded; retry after Retry-After.',
+  },
+} as const satisfies Record<string, ProblemTypeDefinition>;
+
+export interface ProblemTypeDefinition {
+  status: number;
+  title: string;
+  retryable: boolean;
+  description: string;
+}
+
+export type ProblemCode = keyof typeof PROBLEM_TYPES;
+
+/** Codes of the errors[] entries of a validation problem. */
+export const FIELD_ERROR_CODES = {
+  required: 'A required field is missing.',
+  unknown_field: 'The field is not part of the contract for this request.',
+  invalid_type: 'The value has the wrong JSON type.',
+  invalid_value: 'The value is not one of the allowed values.',
+  invalid_format: 'The value does not have the required format.',
+  too_short: 'The string is shorter than allowed.',
+  too_long: 'The string is longer than allowed.',
+  out_of_range: 'The number is outside the allowed range.',
+  too_few_items: 'The array has fewer items than allowed.',
+  too_many_items: 'The array has more items than allowed.',
+  duplicate_items: 'The array has the same item more than once.',
+  too_many_properties: 'The object has more properties than allowed.',
+  too_few_properties: 'The object needs at least one property.',
+  invalid: 'The value breaks a rule of the contract.',
+} as const;
+
+export type FieldErrorCode = keyof typeof FIELD_ERROR_CODES;
+
+export const FieldErrorSchema = Type.Object(
+  {
+    pointer: Type.String({ description: 'JSON Pointer (RFC 6901) to the offending field.' }),
+    code: Type.String(),
+    message: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type FieldError = Static<typeof FieldErrorSchema>;
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ format: 'uri' }),
+    title: Type.String(),
+    status: Type.Integer({ minimum: 400, maximum: 599 }),
+    detail: Type.String(),
+    code: Type.String(),
+    request_id: Type.String(),
+    retryable: Type.Boolean(),
+    errors: Type.Optional(Type.Array(FieldErrorSchema)),
+  },
+  { $id: 'Problem', title: 'Problem', additionalProperties: false },
+);
+export type Problem = Static<typeof ProblemSchema>;
+
+export interface HttpProblemOptions {
+  detail: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+  /** Seconds; defaults to 1 for a retryable problem. */
+  retryAfter?: number;
+}
+
+/** Thrown by routes and services; the error handler turns it into application/problem+json. */
+export class HttpProblem extends Error {
+  readonly code: ProblemCode;
+  readonly status: number;
+  readonly errors?: FieldError[];
+  readonly headers: Record<string, string>;
+  readonly retryAfter?: number;
+
+  constructor(code: ProblemCode, options: HttpProblemOptions) {
+    super(options.detail);
+    this.name = 'HttpProblem';
+    this.code = code;
+    this.status = PROBLEM_TYPES[code].status;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+    this.retryAfter = options.retryAfter;
+  }
+}
+
+export function problemTypeUri(documentationUrl: string, code: string): string {
+  return `${documentationUrl}#problem-${code}`;
+}
+
+export function buildProblem(
+  problem: HttpProblem,
+  requestId: string,
+  documentationUrl: string,
+): Problem {
+  const definition: ProblemTypeDefinition = PROBLEM_TYPES[problem.code];
+  return {
+    type: problemTypeUri(documentationUrl, problem.code),
+    title: definition.title,
+    status: definition.status,
+    detail: problem.message,
+    code: problem.code,
+    request_id: requestId,
+    retryable: definition.retryable,
+    ...(problem.errors ? { errors: problem.errors } : {}),
+  };
+}

@@ -1,0 +1,136 @@
+import AjvModule, { type ErrorObject, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { type FieldError, type FieldErrorCode, HttpProblem } from './problems.js';
+
+// ajv and ajv-formats are CommonJS; under NodeNext their default export sits one level down.
+const Ajv = AjvModule.default;
+const addFormats = addFormatsModule.default;
+
+function createAjv(options: Options) {
+  // allErrors so one 422 names every offending field, not just the first one; the bodies are
+  // bounded by the size limit, so the extra work is bounded too.
+  const ajv = new Ajv({ allErrors: true, strict: false, ...options });
+  addFormats(ajv);
+  return ajv;
+}
+
+// Bodies are JSON: a value of the wrong type is an error, never silently coerced, and a property
+// the contract does not allow is rejected, never dropped.
+const bodyAjv = createAjv({ coerceTypes: false, removeAdditional: false, useDefaults: false });
+// Query strings and path parameters arrive as text; "20" must be accepted as the integer 20.
+const textAjv = createAjv({ coerceTypes: 'array', removeAdditional: false, useDefaults: true });
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+/** Makes shared schemas ($id, for example Problem) resolvable by both validators. */
+export function addSharedSchema(schema: object): void {
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== 'string') throw new Error('a shared schema needs an $id');
+  for (const ajv of [bodyAjv, textAjv]) if (!ajv.getSchema(id)) ajv.addSchema(schema);
+}
+
+function escapePointerToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function describe(error: ErrorObject): { pointer: string; code: FieldErrorCode; message: string } {
+  const at = error.instancePath;
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return {
+        pointer: `${at}/${escapePointerToken(String(p.missingProperty))}`,
+        code: 'required',
+        message: 'is required',
+      };
+    case 'additionalProperties':
+      return {
+        pointer: `${at}/${escapePointerToken(String(p.additionalProperty))}`,
+        code: 'unknown_field',
+        message: 'is not an allowed field',
+      };
+    case 'type':
+      return { pointer: at, code: 'invalid_type', message: `must be ${p.type}` };
+    case 'enum':
+      return {
+        pointer: at,
+        code: 'invalid_value',
+        message: `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`,
+      };
+    case 'const':
+      return { pointer: at, code: 'invalid_value', message: `must be ${String(p.allowedValue)}` };
+    case 'minLength':
+      return { pointer: at, code: 'too_short', message: `must be at least ${p.limit} characters` };
+    case 'maxLength':
+      return { pointer: at, code: 'too_long', message: `must be at most ${p.limit} characters` };
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return { pointer: at, code: 'out_of_range', message: `must be ${p.comparison} ${p.limit}` };
+    case 'pattern':
+      return { pointer: at, code: 'invalid_format', message: 'does not have the required format' };
+    case 'format':
+      return { pointer: at, code: 'invalid_format', message: `must be a valid ${p.format}` };
+    case 'minItems':
+      return { pointer: at, code: 'too_few_items', message: `must have at least ${p.limit} items` };
+    case 'maxItems':
+      return { pointer: at, code: 'too_many_items', message: `must have at most ${p.limit} items` };
+    case 'uniqueItems':
+      return { pointer: at, code: 'duplicate_items', message: 'must not repeat an item' };
+    case 'maxProperties':
+      return {
+        pointer: at,
+        code: 'too_many_properties',
+        message: `must have at most ${p.limit} properties`,
+      };
+    case 'minProperties':
+      return {
+        pointer: at,
+        code: 'too_few_properties',
+        message: `must have at least ${p.limit} properties`,
+      };
+    default:
+      return { pointer: at, code: 'invalid', message: error.message ?? 'is invalid' };
+  }
+}
+
+// Combinator errors only say "a branch failed"; the branch's own error is the useful one.
+const SUMMARY_KEYWORDS = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'not']);
+
+/** One entry per offending field: ajv may report several rules for one pointer, the first wins. */
+export function toFieldErrors(errors: readonly ErrorObject[]): FieldError[] {
+  const specific = errors.filter((e) => !SUMMARY_KEYWORDS.has(e.keyword));
+  const byPointer = new Map<string, FieldError>();
+  for (const error of specific.length > 0 ? specific : errors) {
+    const entry = describe(error);
+    if (!byPointer.has(entry.pointer)) byPointer.set(entry.pointer, entry);
+  }
+  return [...byPointer.values()];
+}
+
+const PART_NAMES: Record<string, string> = {
+  body: 'request body',
+  querystring: 'query parameters',
+  params: 'path parameters',
+  headers: 'headers',
+};
+
+/**
+ * A 422 for a schema failure. Pointers are relative to the part that failed: `/identifier` in a
+ * body, `/limit` in a query string; the detail names the part.
+ */
+export function validationProblem(errors: readonly ErrorObject[], part: string): HttpProblem {
+  const fieldErrors = toFieldErrors(errors);
+  const summary = fieldErrors
+    .map((e) => `${e.pointer === '' ? 'the value' : e.pointer} ${e.message}`)
+    .join('; ');
+  return new HttpProblem('validation_failed', {
+    detail: `The ${PART_NAMES[part] ?? part} failed validation: ${summary}.`,
+    errors: fieldErrors,
+  });
+}

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from './clock.js';
+
+// Crockford base32 in lower case: no ambiguous letters, and every character is allowed by the
+// contract's id pattern ([A-Za-z0-9_-]).
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+export type IdPrefix = 'req' | 'ws' | 'key' | 'chk' | 'cmp' | 'mon' | 'evt' | 'usg' | 'dlv';
+
+export type IdGenerator = (prefix: IdPrefix) => string;
+
+function encodeTime(ms: number): string {
+  let out = '';
+  let rest = ms;
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[rest % 32] + out;
+    rest = Math.floor(rest / 32);
+  }
+  return out;
+}
+
+function encodeRandom(bytes: Buffer): string {
+  let out = '';
+  for (const byte of bytes) out += ALPHABET[byte % 32];
+  return out;
+}
+
+/**
+ * Ids are `<prefix>_` followed by 26 characters: 10 of millisecond time, then 16 random (80 bits).
+ * Time first makes ids sort by creation time, which keeps keyset pagination and B-tree inserts cheap.
+ */
+export function createIdGenerator(
+  clock: Clock,
+  random: (size: number) => Buffer = randomBytes,
+): IdGenerator {
+  return (prefix) => `${prefix}_${encodeTime(clock.now().getTime())}${encodeRandom(random(16))}`;
+}

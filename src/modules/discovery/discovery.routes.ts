@@ -1,0 +1,53 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { problemResponses } from '../../http/responses.js';
+import { DiscoverySchema } from './discovery.schemas.js';
+import { describeApi, type PublicUrls } from './discovery.service.js';
+
+export const DISCOVERY_METHODS = 'GET, HEAD, OPTIONS';
+
+export const discoveryRoutes: FastifyPluginAsync<{ urls: PublicUrls }> = async (app, { urls }) => {
+  // GET also answers HEAD: Fastify runs the same handler and drops the body, so the headers match.
+  app.get(
+    '/v1/',
+    {
+      config: { swagger: { exposeHeadRoute: true } },
+      schema: {
+        operationId: 'getApi',
+        summary: 'Discover the API',
+        description: 'Names the API and links its reference and OpenAPI document. Public.',
+        tags: ['Discovery'],
+        security: [],
+        response: { 200: DiscoverySchema, ...problemResponses(405) },
+      },
+    },
+    async (request) => describeApi(urls, request.headers.authorization),
+  );
+
+  app.options(
+    '/v1/',
+    {
+      schema: {
+        operationId: 'optionsApi',
+        summary: 'List the methods of the discovery path',
+        tags: ['Discovery'],
+        security: [],
+        response: {
+          204: {
+            description: 'No content; Allow and Access-Control-Allow-Methods list the methods.',
+            headers: {
+              Allow: { type: 'string', const: DISCOVERY_METHODS },
+              'Access-Control-Allow-Methods': { type: 'string', const: DISCOVERY_METHODS },
+            },
+            type: 'null',
+          },
+        },
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .code(204)
+        .header('allow', DISCOVERY_METHODS)
+        .header('access-control-allow-methods', DISCOVERY_METHODS)
+        .send(),
+  );
+};

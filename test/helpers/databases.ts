@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { parseDatabaseUrl } from '../../src/config.js';
+import { createDatabase, type DatabaseHandle, type Dialect } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+
+/** Every data-layer test runs once per dialect: SQLite always, PostgreSQL when configured. */
+export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
+
+export interface TestDatabase extends DatabaseHandle {
+  /** A DATABASE_URL-style description, for spawning the CLI against the same database. */
+  url: string;
+  /** PostgreSQL only: the isolated schema. */
+  schema?: string;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * An isolated, empty database: a fresh SQLite file, or a fresh PostgreSQL schema that is dropped
+ * afterwards. Migrations are applied unless `migrate: false`.
+ */
+export async function createTestDatabase(
+  dialect: Dialect,
+  { migrate = true }: { migrate?: boolean } = {},
+): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'firmwatch-test-'));
+    const url = `sqlite:${join(dir, 'test.db')}`;
+    const handle = createDatabase(parseDatabaseUrl(url));
+    if (migrate) await migrateToLatest(handle.db);
+    return {
+      ...handle,
+      url,
+      async cleanup() {
+        await handle.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const handle = createDatabase(parseDatabaseUrl(url), { searchPath: schema, maxConnections: 5 });
+  if (migrate) await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    url,
+    schema,
+    async cleanup() {
+      await handle.destroy();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    },
+  };
+}

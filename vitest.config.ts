@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    // Process tests spawn the real CLI; give them room on a 2-core CI machine.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
