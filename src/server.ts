@@ -31,7 +31,7 @@ export async function startServer(
   );
   const database = createDatabase(config.database);
   try {
-    const migration = await migrateToLatest(database.db);
+    const migration = await migrateToLatest(database);
     logger.info({ applied: migration.applied, dialect: database.dialect }, 'database ready');
 
     let baseUrl = config.publicBaseUrl ?? '';

@@ -65,7 +65,7 @@ export function buildCli(): Command {
         const config = loadConfig();
         const database = createDatabase(config.database);
         try {
-          const outcome = await migrateToLatest(database.db);
+          const outcome = await migrateToLatest(database);
           printResult(
             output,
             { database: database.dialect, applied: outcome.applied, current: outcome.current },

@@ -11,6 +11,8 @@ export type Dialect = DatabaseConfig['dialect'];
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL only: the schema the tables live in. */
+  schema?: string;
   destroy(): Promise<void>;
 }
 
@@ -61,5 +63,10 @@ export function createDatabase(
     options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', destroy: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    schema: options.searchPath ?? 'public',
+    destroy: () => db.destroy(),
+  };
 }

@@ -1,6 +1,6 @@
-import { type Kysely, Migrator } from 'kysely';
+import { Migrator } from 'kysely';
+import type { DatabaseHandle } from './database.js';
 import { migrations } from './migrations/index.js';
-import type { Database } from './schema.js';
 
 export interface MigrationOutcome {
   applied: string[];
@@ -24,8 +24,16 @@ export class MigrationError extends Error {
  * Applies every pending migration. Safe to run from several processes at once: Kysely holds a lock
  * (an advisory lock on PostgreSQL) while it migrates.
  */
-export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationOutcome> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+export async function migrateToLatest(
+  database: Pick<DatabaseHandle, 'db' | 'schema'>,
+): Promise<MigrationOutcome> {
+  const migrator = new Migrator({
+    db: database.db,
+    provider: { getMigrations: async () => migrations },
+    // Named explicitly: left unset, Kysely looks for its bookkeeping tables in every schema, and a
+    // second deployment (or test) in another schema of the same database makes it skip creating them.
+    ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+  });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
     const failed = results.find((r) => r.status === 'Error');

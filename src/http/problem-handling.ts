@@ -99,6 +99,13 @@ export function registerProblemHandling(
     closing = true;
   });
 
+  // A response finished while draining must close its connection: a kept-alive socket would
+  // hold server.close() open until the shutdown timeout.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const problem = toHttpProblem(error, request);
     if (problem) return sendProblem(reply, problem, documentationUrl);

@@ -15,8 +15,6 @@ export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL
 export interface TestDatabase extends DatabaseHandle {
   /** A DATABASE_URL-style description, for spawning the CLI against the same database. */
   url: string;
-  /** PostgreSQL only: the isolated schema. */
-  schema?: string;
   cleanup(): Promise<void>;
 }
 
@@ -32,7 +30,7 @@ export async function createTestDatabase(
     const dir = mkdtempSync(join(tmpdir(), 'firmwatch-test-'));
     const url = `sqlite:${join(dir, 'test.db')}`;
     const handle = createDatabase(parseDatabaseUrl(url));
-    if (migrate) await migrateToLatest(handle.db);
+    if (migrate) await migrateToLatest(handle);
     return {
       ...handle,
       url,
@@ -51,7 +49,7 @@ export async function createTestDatabase(
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const handle = createDatabase(parseDatabaseUrl(url), { searchPath: schema, maxConnections: 5 });
-  if (migrate) await migrateToLatest(handle.db);
+  if (migrate) await migrateToLatest(handle);
   return {
     ...handle,
     url,

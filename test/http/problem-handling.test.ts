@@ -13,10 +13,7 @@ const ProbeBody = Type.Object(
     identifier: Type.String({ minLength: 1, maxLength: 128 }),
     country_code: Type.String({ pattern: '^[A-Za-z]{2}$' }),
     metadata: Type.Optional(
-      Type.Object(
-        {},
-        { additionalProperties: Type.String({ maxLength: 500 }), maxProperties: 20 },
-      ),
+      Type.Object({}, { additionalProperties: Type.String({ maxLength: 500 }), maxProperties: 20 }),
     ),
     watched_fields: Type.Optional(
       Type.Array(Type.String(), { minItems: 1, maxItems: 6, uniqueItems: true }),
@@ -35,7 +32,11 @@ beforeAll(async () => {
       );
       app.get(
         '/v1/probe',
-        { schema: { querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100 }) }) } },
+        {
+          schema: {
+            querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100 }) }),
+          },
+        },
         async (request) => ({ query: request.query }),
       );
       app.get('/v1/probe/crash', async () => {
@@ -51,7 +52,10 @@ afterAll(() => t.close());
 
 const valid = { identifier_type: 'vat_number', identifier: 'GB980780684', country_code: 'gb' };
 
-function post(body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+function post(
+  body: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+) {
   return fetch(`${t.baseUrl}/probe`, { method: 'POST', headers, body });
 }
 

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      database: {
+        dialect: 'sqlite',
+        url: 'sqlite:./data/firmwatch.db',
+        path: './data/firmwatch.db',
+      },
+      publicBaseUrl: null,
+      logLevel: 'info',
+      shutdownTimeoutMs: 10_000,
+    });
+  });
+
+  it('selects PostgreSQL from a postgres:// URL', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://firmwatch@db.internal:5432/firmwatch' });
+    expect(config.database).toEqual({
+      dialect: 'postgres',
+      url: 'postgres://firmwatch@db.internal:5432/firmwatch',
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/d' }).database.dialect).toBe('postgres');
+  });
+
+  it('normalises PUBLIC_BASE_URL and requires the /v1 segment', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://api.example.com/v1/' }).publicBaseUrl).toBe(
+      'https://api.example.com/v1',
+    );
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://example.com/firmwatch/v1' }).publicBaseUrl).toBe(
+      'https://example.com/firmwatch/v1',
+    );
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['HOST', 'local host'],
+    ['DATABASE_URL', 'mysql://root@localhost/db'],
+    ['DATABASE_URL', 'sqlite:'],
+    ['PUBLIC_BASE_URL', 'api.example.com/v1'],
+    ['PUBLIC_BASE_URL', 'ftp://example.com/v1'],
+    ['PUBLIC_BASE_URL', 'https://example.com/v2'],
+    ['PUBLIC_BASE_URL', 'https://user:pw@example.com/v1'],
+    ['LOG_LEVEL', 'verbose'],
+    ['SHUTDOWN_TIMEOUT_MS', '10s'],
+  ])('rejects %s=%s with a one-line error naming the variable', (variable, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [variable]: value });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(variable);
+    expect((error as ConfigError).message.startsWith(`${variable}: `)).toBe(true);
+    expect((error as ConfigError).message).not.toContain('\n');
+  });
+});

@@ -1,0 +1,69 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+
+/** The environment a CLI under test sees: this process's, less anything that configures it. */
+function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  for (const name of ['PORT', 'HOST', 'DATABASE_URL', 'PUBLIC_BASE_URL', 'LOG_LEVEL'])
+    delete base[name];
+  return { ...base, ...env };
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `firmwatch` CLI (from source) to completion. */
+export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: cliEnv(env) });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+export interface ServingProcess {
+  child: ChildProcess;
+  /** The first stdout line of `serve --json`. */
+  started: { status: string; url: string; database: string; pid: number };
+  stdout(): string;
+  stderr(): string;
+  exit: Promise<number | null>;
+}
+
+/** Starts `firmwatch serve --json` and resolves once it reports that it is listening. */
+export async function startServeProcess(env: Record<string, string>): Promise<ServingProcess> {
+  const child = spawn(process.execPath, [...CLI, 'serve', '--json'], {
+    cwd: ROOT,
+    env: cliEnv({ PORT: '0', ...env }),
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exit = once(child, 'exit').then(([code]) => code as number | null);
+  const lines = createInterface({ input: child.stdout });
+  const firstLine = new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    exit.then((code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
+  });
+  lines.on('line', (line) => {
+    stdout += `${line}\n`;
+  });
+  const started = JSON.parse(await firstLine);
+  return { child, started, stdout: () => stdout, stderr: () => stderr, exit };
+}
