@@ -14,11 +14,14 @@ const escapeHtml = (text: unknown): string =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
   );
 
+/** Escapes text and renders `backticked` spans as code, the only markup descriptions use. */
+const inline = (text: unknown): string => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+
 const paragraphs = (text: unknown): string =>
   typeof text === 'string'
     ? text
         .split(/\n{2,}/)
-        .map((p) => `<p>${escapeHtml(p).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`)
+        .map((p) => `<p>${inline(p)}</p>`)
         .join('')
     : '';
 
@@ -31,6 +34,9 @@ function typeLabel(schema: Schema | undefined): string {
     return `<a href="#schema-${escapeHtml(name)}">${escapeHtml(name)}</a>`;
   }
   if ('const' in schema) return `<code>${escapeHtml(JSON.stringify(schema.const))}</code>`;
+  if (Array.isArray(schema.enum) && schema.enum.length === 1) {
+    return `<code>${escapeHtml(JSON.stringify(schema.enum[0]))}</code>`;
+  }
   if (Array.isArray(schema.enum)) {
     return `one of ${schema.enum.map((v) => `<code>${escapeHtml(JSON.stringify(v))}</code>`).join(', ')}`;
   }
@@ -58,7 +64,7 @@ function notes(schema: Schema): string {
   const parts = CONSTRAINTS.filter(([key]) => key in schema)
     .map(([key, render]) => render(schema[key]))
     .filter(Boolean);
-  const text = [schema.description ? escapeHtml(schema.description) : '', parts.join('; ')];
+  const text = [schema.description ? inline(schema.description) : '', parts.join('; ')];
   return text.filter(Boolean).join('<br>');
 }
 
@@ -66,7 +72,7 @@ function renderSchema(schema: Schema | undefined, depth = 0): string {
   if (!schema) return '';
   const properties = schema.properties as Record<string, Schema> | undefined;
   if (schema.type !== 'object' || !properties || depth > 4) {
-    return `<p>${typeLabel(schema)}${schema.description ? ` — ${escapeHtml(schema.description)}` : ''}</p>`;
+    return `<p>${typeLabel(schema)}${schema.description ? ` — ${inline(schema.description)}` : ''}</p>`;
   }
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const rows = Object.entries(properties).map(([name, property]) => {
@@ -109,12 +115,12 @@ function renderOperation(method: string, path: string, op: Record<string, unknow
   const responses = Object.entries((op.responses as Record<string, Schema>) ?? {})
     .map(
       ([status, response]) =>
-        `<details${status.startsWith('2') ? ' open' : ''}><summary><span class="status s${status[0]}">${escapeHtml(status)}</span> ${escapeHtml(response.description ?? '')}</summary>${renderContent(response.content)}</details>`,
+        `<details${status.startsWith('2') ? ' open' : ''}><summary><span class="status s${status[0]}">${escapeHtml(status)}</span> ${inline(response.description ?? '')}</summary>${renderContent(response.content)}</details>`,
     )
     .join('');
   return `<section class="operation" id="op-${id}">
 <h3><span class="method ${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span> <code>${escapeHtml(path)}</code></h3>
-<p class="summary">${escapeHtml(op.summary ?? '')} <span class="opid">${id}</span></p>
+<p class="summary">${inline(op.summary ?? '')} <span class="opid">${id}</span></p>
 ${paragraphs(op.description)}
 <p class="auth">${auth}</p>
 ${paramRows ? `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${paramRows}</tbody></table>` : ''}

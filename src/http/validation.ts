@@ -21,7 +21,42 @@ const bodyAjv = createAjv({ coerceTypes: false, removeAdditional: false, useDefa
 // Query strings and path parameters arrive as text; "20" must be accepted as the integer 20.
 const textAjv = createAjv({ coerceTypes: 'array', removeAdditional: false, useDefaults: true });
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+/**
+ * Finds object schemas that leave `additionalProperties` unset. JSON Schema then accepts unknown
+ * properties, and the contract wants them rejected, so body schemas must say so explicitly.
+ */
+export function findOpenObjects(schema: unknown, at = ''): string[] {
+  if (Array.isArray(schema))
+    return schema.flatMap((item, i) => findOpenObjects(item, `${at}/${i}`));
+  if (!schema || typeof schema !== 'object') return [];
+  const node = schema as Record<string, unknown>;
+  const own =
+    (node.type === 'object' || node.properties !== undefined) &&
+    node.additionalProperties === undefined
+      ? [at || '/']
+      : [];
+  return [
+    ...own,
+    ...Object.entries(node).flatMap(([key, value]) =>
+      typeof value === 'object' ? findOpenObjects(value, `${at}/${key}`) : [],
+    ),
+  ];
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({
+  schema,
+  httpPart,
+  method,
+  url,
+}) => {
+  if (httpPart === 'body') {
+    const open = findOpenObjects(schema);
+    if (open.length > 0) {
+      throw new Error(
+        `${method} ${url}: the body schema must set additionalProperties on every object (at ${open.join(', ')})`,
+      );
+    }
+  }
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };

@@ -40,8 +40,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger,
     publicBaseUrl: () => baseUrl,
   });
-  await options.setup?.(app);
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    await options.setup?.(app);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+  } catch (error) {
+    await app.close();
+    await database.cleanup();
+    throw error;
+  }
   baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1`;
   return {
     app,

@@ -260,3 +260,26 @@ describe('the contract layer', () => {
     for (const id of ids) expect(id).toMatch(/^req_[0-9a-z]{26}$/);
   });
 });
+
+describe('body schemas', () => {
+  it('an object that does not declare additionalProperties is refused at start-up', async () => {
+    await expect(
+      startTestApp({
+        setup(app) {
+          app.post(
+            '/v1/lax',
+            {
+              schema: {
+                body: Type.Object(
+                  { nested: Type.Object({ a: Type.String() }) },
+                  { additionalProperties: false },
+                ),
+              },
+            },
+            async () => ({}),
+          );
+        },
+      }),
+    ).rejects.toThrow(/POST \/v1\/lax: .*additionalProperties.*\/properties\/nested/);
+  });
+});

@@ -17,7 +17,13 @@ export const discoveryRoutes: FastifyPluginAsync<{ urls: PublicUrls }> = async (
         description: 'Names the API and links its reference and OpenAPI document. Public.',
         tags: ['Discovery'],
         security: [],
-        response: { 200: DiscoverySchema, ...problemResponses(405) },
+        response: {
+          200: {
+            description: 'The API, its version and where its reference lives.',
+            content: { 'application/json': { schema: DiscoverySchema } },
+          },
+          ...problemResponses(405),
+        },
       },
     },
     async (request) => describeApi(urls, request.headers.authorization),
