@@ -1,33 +1,21 @@
 /**
- * Lints the OpenAPI document exactly as the server serves it: starts the app, fetches
- * /v1/openapi.json over HTTP, writes it to a temporary file and runs `redocly lint` on it.
- * Exits non-zero on any lint error.
+ * Lints the OpenAPI document exactly as the server serves it: starts the real server on an
+ * in-memory database, fetches /v1/openapi.json over HTTP, writes it to a temporary file and runs
+ * `redocly lint` on it. Exits non-zero on any lint error.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../src/app.js';
-import { createDatabase } from '../src/db/database.js';
-import { systemClock } from '../src/lib/clock.js';
-import { createIdGenerator } from '../src/lib/ids.js';
+import { loadConfig } from '../src/config.js';
+import { startServer } from '../src/server.js';
 
-const database = createDatabase({ dialect: 'sqlite', url: 'sqlite::memory:', path: ':memory:' });
-let baseUrl = '';
-const app = await buildApp({
-  database,
-  clock: systemClock,
-  newId: createIdGenerator(systemClock),
-  logger: false,
-  publicBaseUrl: () => baseUrl,
-});
-await app.listen({ host: '127.0.0.1', port: 0 });
-baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1`;
-
+const server = await startServer(
+  loadConfig({ DATABASE_URL: 'sqlite::memory:', PORT: '0', LOG_LEVEL: 'silent' }),
+);
 const dir = mkdtempSync(join(tmpdir(), 'firmwatch-openapi-'));
 try {
-  const response = await fetch(`${baseUrl}/openapi.json`);
+  const response = await fetch(`${server.baseUrl}/openapi.json`);
   if (!response.ok) throw new Error(`GET /v1/openapi.json answered ${response.status}`);
   const file = join(dir, 'openapi.json');
   writeFileSync(file, await response.text());
@@ -38,6 +26,5 @@ try {
   process.exitCode = result.status ?? 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });
-  await app.close();
-  await database.destroy();
+  await server.close();
 }

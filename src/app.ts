@@ -1,15 +1,24 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { DatabaseHandle } from './db/database.js';
+import type { Database } from './db/schema.js';
+import { loadServiceSecret } from './db/service-secrets.js';
+import { registerAuth } from './http/auth.js';
+import { registerIdempotency } from './http/idempotency.js';
 import { registerOpenApi } from './http/openapi.js';
+import { PaginationSchema, Paginator } from './http/pagination.js';
 import {
   BODY_LIMIT_BYTES,
   frameworkErrorHandler,
   registerProblemHandling,
 } from './http/problem-handling.js';
 import { ProblemSchema } from './http/problems.js';
+import { type RateLimitPolicies, registerRateLimit } from './http/rate-limit.js';
 import { addSharedSchema, validatorCompiler } from './http/validation.js';
 import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
+import type { TokenBucketStore } from './lib/token-bucket.js';
+import { createKeyVerifier } from './modules/accounts/key-verifier.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
 import { publicUrls } from './modules/discovery/discovery.service.js';
 import { referenceRoutes } from './modules/discovery/reference.routes.js';
@@ -22,6 +31,17 @@ export interface AppDeps {
   logger: FastifyBaseLogger | false;
   /** The base of every URI the API returns (ends in /v1); a function because it may be known late. */
   publicBaseUrl: () => string;
+  rateLimit: { store: TokenBucketStore; policies: RateLimitPolicies };
+  /** How long a verified key is trusted without a database lookup (default 500 ms). */
+  keyCacheTtlMs?: number;
+}
+
+/** What every module's routes get: the database and the shared request machinery. */
+export interface ModuleContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  newId: IdGenerator;
+  paginator: Paginator;
 }
 
 /**
@@ -30,6 +50,7 @@ export interface AppDeps {
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const urls = publicUrls(deps.publicBaseUrl);
+  const db = deps.database.db;
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     genReqId: () => deps.newId('req'),
@@ -41,8 +62,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setValidatorCompiler(validatorCompiler);
-  app.addSchema(ProblemSchema);
-  addSharedSchema(ProblemSchema);
+  for (const schema of [ProblemSchema, PaginationSchema]) {
+    app.addSchema(schema);
+    addSharedSchema(schema);
+  }
 
   // JSON is the only request body type; anything else is a 415, not a silently ignored body.
   app.removeAllContentTypeParsers();
@@ -52,11 +75,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.getDefaultJsonParser('error', 'error'),
   );
 
+  // Hook order is the order of these calls: request id and problems, then who is calling, then
+  // their rate limit, then (after body validation) idempotency.
   registerProblemHandling(app, urls.documentation);
+  registerAuth(app, createKeyVerifier(db, { cacheTtlMs: deps.keyCacheTtlMs }));
+  registerRateLimit(app, deps.rateLimit.store, deps.rateLimit.policies);
+  registerIdempotency(app, db, deps.clock);
   await registerOpenApi(app);
+
+  let cursorSecret: Promise<Buffer> | undefined;
+  const context: ModuleContext = {
+    db,
+    clock: deps.clock,
+    newId: deps.newId,
+    paginator: new Paginator(() => {
+      cursorSecret ??= loadServiceSecret(db, deps.clock, 'cursor_signing_key');
+      return cursorSecret;
+    }),
+  };
+  app.decorate('context', context);
 
   await app.register(discoveryRoutes, { urls });
   await app.register(referenceRoutes, { urls });
 
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    context: ModuleContext;
+  }
 }

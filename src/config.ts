@@ -25,6 +25,12 @@ export interface Config {
   logLevel: LogLevel;
   /** How long SIGTERM waits for in-flight requests before giving up. */
   shutdownTimeoutMs: number;
+  /** Redis for rate limits shared by every node; null keeps them in this process's memory. */
+  redisUrl: string | null;
+  rateLimits: {
+    perKey: { capacity: number; refillPerSecond: number };
+    perIp: { capacity: number; refillPerSecond: number };
+  };
 }
 
 /** A bad environment variable; the message is one line that names it. */
@@ -117,5 +123,30 @@ export function loadConfig(env: Env = process.env): Config {
 
   const shutdownTimeoutMs = readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000);
 
-  return { port, host, database, publicBaseUrl, logLevel, shutdownTimeoutMs };
+  const redisUrl = env.REDIS_URL || null;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  }
+
+  const rateLimits = {
+    perKey: {
+      capacity: readInteger(env, 'RATE_LIMIT_KEY_BURST', 50, 1, 1_000_000),
+      refillPerSecond: readInteger(env, 'RATE_LIMIT_KEY_PER_SECOND', 25, 1, 1_000_000),
+    },
+    perIp: {
+      capacity: readInteger(env, 'RATE_LIMIT_IP_BURST', 60, 1, 1_000_000),
+      refillPerSecond: readInteger(env, 'RATE_LIMIT_IP_PER_SECOND', 20, 1, 1_000_000),
+    },
+  };
+
+  return {
+    port,
+    host,
+    database,
+    publicBaseUrl,
+    logLevel,
+    shutdownTimeoutMs,
+    redisUrl,
+    rateLimits,
+  };
 }

@@ -1,17 +1,24 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { type Config, defaultPublicBaseUrl } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { scheduleIdempotencyPurge } from './jobs/idempotency-purge.js';
 import { systemClock } from './lib/clock.js';
 import { createIdGenerator } from './lib/ids.js';
+import { createLogger } from './lib/logger.js';
+import { memoryTokenBuckets, redisTokenBuckets } from './lib/token-bucket.js';
+import { createStarterWorkspace } from './modules/accounts/accounts.service.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   database: DatabaseHandle;
   baseUrl: string;
+  /** Set when this start created the starter workspace: the only time its key is shown. */
+  starter: { workspace_id: string; key: string } | undefined;
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -25,38 +32,58 @@ export async function startServer(
   config: Config,
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const logger = pino(
-    { level: config.logLevel },
+  const logger = createLogger(
+    config.logLevel,
     pino.destination({ dest: options.logDestination ?? 1, sync: true }),
   );
   const database = createDatabase(config.database);
+  const rateLimitStore = config.redisUrl
+    ? redisTokenBuckets(
+        new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }),
+      )
+    : memoryTokenBuckets();
   try {
     const migration = await migrateToLatest(database);
     logger.info({ applied: migration.applied, dialect: database.dialect }, 'database ready');
 
+    const clock = systemClock;
+    const newId = createIdGenerator(clock);
+    // Only the embedded default: a PostgreSQL deployment is provisioned deliberately (CLI).
+    const starter =
+      database.dialect === 'sqlite'
+        ? await createStarterWorkspace(database.db, { clock, newId })
+        : undefined;
+
     let baseUrl = config.publicBaseUrl ?? '';
     const app = await buildApp({
       database,
-      clock: systemClock,
-      newId: createIdGenerator(systemClock),
+      clock,
+      newId,
       logger,
       publicBaseUrl: () => baseUrl,
+      rateLimit: { store: rateLimitStore, policies: config.rateLimits },
     });
     await app.listen({ port: config.port, host: config.host });
     if (!config.publicBaseUrl) {
       baseUrl = defaultPublicBaseUrl(config.host, (app.server.address() as AddressInfo).port);
     }
 
+    const stopPurge = scheduleIdempotencyPurge(database.db, clock, app.log);
+
     return {
       app,
       database,
       baseUrl,
+      starter: starter && { workspace_id: starter.workspace.id, key: starter.key.key },
       async close() {
+        stopPurge();
         await app.close();
+        await rateLimitStore.close();
         await database.destroy();
       },
     };
   } catch (error) {
+    await rateLimitStore.close();
     await database.destroy();
     throw error;
   }

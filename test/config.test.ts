@@ -14,6 +14,11 @@ describe('configuration', () => {
       publicBaseUrl: null,
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
+      redisUrl: null,
+      rateLimits: {
+        perKey: { capacity: 50, refillPerSecond: 25 },
+        perIp: { capacity: 60, refillPerSecond: 20 },
+      },
     });
   });
 
@@ -48,6 +53,9 @@ describe('configuration', () => {
     ['PUBLIC_BASE_URL', 'https://user:pw@example.com/v1'],
     ['LOG_LEVEL', 'verbose'],
     ['SHUTDOWN_TIMEOUT_MS', '10s'],
+    ['REDIS_URL', 'localhost:6379'],
+    ['RATE_LIMIT_KEY_BURST', '0'],
+    ['RATE_LIMIT_IP_PER_SECOND', 'fast'],
   ])('rejects %s=%s with a one-line error naming the variable', (variable, value) => {
     let error: unknown;
     try {

@@ -33,11 +33,18 @@ describe.each(DIALECTS)('discovery [%s]', (dialect) => {
     expect((await readJson(response)).version).toBe('v1');
   });
 
-  it('environment follows the key prefix', async () => {
-    const as = async (authorization: string) =>
-      (await readJson(await fetch(`${t.baseUrl}/`, { headers: { authorization } }))).environment;
-    expect(await as('Bearer svc_test_abc')).toBe('sandbox');
-    expect(await as('Bearer svc_live_abc')).toBe('live');
+  it('environment is that of a valid key, and a bad key never fails discovery', async () => {
+    const as = async (authorization: string) => {
+      const response = await fetch(`${t.baseUrl}/`, { headers: { authorization } });
+      expect(response.status).toBe(200);
+      return (await readJson(response)).environment;
+    };
+    const sandbox = await t.createKey({ environment: 'sandbox' });
+    const live = await t.createKey({ environment: 'live' });
+    expect(await as(`Bearer ${sandbox.key}`)).toBe('sandbox');
+    expect(await as(`Bearer ${live.key}`)).toBe('live');
+    // Well-formed but unknown, and not a key at all.
+    expect(await as(`Bearer svc_live_${'A'.repeat(32)}`)).toBe('none');
     expect(await as('Bearer sk_other')).toBe('none');
   });
 

@@ -42,6 +42,7 @@ export function buildCli(): Command {
         const config = loadConfig();
         const server = await startServer(config, { logDestination: output.json ? 2 : 1 });
         closeOnSignals(server, config.shutdownTimeoutMs);
+        const starter = server.starter;
         printResult(
           output,
           {
@@ -49,8 +50,20 @@ export function buildCli(): Command {
             url: server.baseUrl,
             database: server.database.dialect,
             pid: process.pid,
+            ...(starter ? { starter } : {}),
           },
-          `firmwatch listening on ${server.baseUrl}/ (database: ${server.database.dialect})`,
+          [
+            `firmwatch listening on ${server.baseUrl}/ (database: ${server.database.dialect})`,
+            ...(starter
+              ? [
+                  '',
+                  `Created workspace ${starter.workspace_id} with a sandbox API key. It is shown only now:`,
+                  `  ${starter.key}`,
+                  `Try: curl -H "Authorization: Bearer ${starter.key}" ${server.baseUrl}/`,
+                  '',
+                ]
+              : []),
+          ].join('\n'),
         );
       });
     });

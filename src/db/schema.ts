@@ -11,9 +11,55 @@ export interface WorkspacesTable {
   created_at: string;
 }
 
+export type EnvironmentName = 'sandbox' | 'live';
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  environment: EnvironmentName;
+  name: string | null;
+  key_hash: string;
+  display_prefix: string;
+  /** Space-separated scope names. */
+  scopes: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface IdempotencyRecordsTable {
+  workspace_id: string;
+  environment: EnvironmentName;
+  operation: string;
+  idempotency_key: string;
+  request_path: string;
+  request_hash: string;
+  state: 'in_progress' | 'completed';
+  locked_by: string | null;
+  locked_at: string | null;
+  response_status: number | null;
+  /** JSON object of the response headers that are replayed. */
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
+  api_keys: ApiKeysTable;
+  idempotency_records: IdempotencyRecordsTable;
+  service_secrets: ServiceSecretsTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 export type NewWorkspaceRow = Insertable<WorkspacesTable>;
+
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type NewApiKeyRow = Insertable<ApiKeysTable>;
+export type IdempotencyRecordRow = Selectable<IdempotencyRecordsTable>;

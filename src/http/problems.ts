@@ -18,6 +18,45 @@ export const PROBLEM_TYPES = {
     retryable: false,
     description: 'The body was sent as application/json but is empty or not valid JSON.',
   },
+  authentication_required: {
+    status: 401,
+    title: 'Authentication required',
+    retryable: false,
+    description: 'The operation needs an API key in the header `Authorization: Bearer <key>`.',
+  },
+  invalid_api_key: {
+    status: 401,
+    title: 'Invalid API key',
+    retryable: false,
+    description:
+      'The credential is malformed, unknown or revoked, or was sent in the URL. `WWW-Authenticate` says which.',
+  },
+  insufficient_scope: {
+    status: 403,
+    title: 'Insufficient scope',
+    retryable: false,
+    description: 'The key is valid but lacks the scope this operation requires; `detail` names it.',
+  },
+  invalid_cursor: {
+    status: 400,
+    title: 'Invalid cursor',
+    retryable: false,
+    description:
+      'The `cursor` was altered, belongs to another list, or is not one the service issued. Pass `pagination.next_cursor` unchanged.',
+  },
+  idempotency_key_required: {
+    status: 400,
+    title: 'Idempotency-Key required',
+    retryable: false,
+    description:
+      'The operation changes state and needs an `Idempotency-Key` header (8 to 128 letters, digits, `.`, `_`, `-`); reuse it when retrying.',
+  },
+  idempotency_key_invalid: {
+    status: 400,
+    title: 'Invalid Idempotency-Key',
+    retryable: false,
+    description: 'The `Idempotency-Key` header must be 8 to 128 letters, digits, `.`, `_` or `-`.',
+  },
   not_found: {
     status: 404,
     title: 'Not found',
@@ -30,6 +69,20 @@ export const PROBLEM_TYPES = {
     retryable: false,
     description:
       'The path exists but not for this method; the Allow header lists the methods it has.',
+  },
+  idempotency_key_reused: {
+    status: 409,
+    title: 'Idempotency-Key reused',
+    retryable: false,
+    description:
+      'The key was used in the last 24 hours for a different request (another body or another resource of the same operation). Use a new key.',
+  },
+  idempotency_request_in_progress: {
+    status: 409,
+    title: 'Request in progress',
+    retryable: true,
+    description:
+      'A request with the same key is still executing. Retry after `Retry-After` to receive its response.',
   },
   payload_too_large: {
     status: 413,
@@ -49,6 +102,13 @@ export const PROBLEM_TYPES = {
     retryable: false,
     description:
       'The request was well-formed JSON but broke a rule of the contract. errors[] has one entry per offending field, with a JSON Pointer to it.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Rate limited',
+    retryable: true,
+    description:
+      'Too many requests for this key (or, on public operations, this client address). Wait `Retry-After` seconds; `RateLimit-Remaining` and `RateLimit-Reset` help pace requests.',
   },
   internal_error: {
     status: 500,

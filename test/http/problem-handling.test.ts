@@ -27,22 +27,25 @@ let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({
     setup(app) {
-      app.post('/v1/probe', { schema: { body: ProbeBody } }, async (request, reply) =>
-        reply.code(201).send({ received: request.body }),
+      app.post(
+        '/v1/probe',
+        { config: { public: true }, schema: { body: ProbeBody } },
+        async (request, reply) => reply.code(201).send({ received: request.body }),
       );
       app.get(
         '/v1/probe',
         {
+          config: { public: true },
           schema: {
             querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100 }) }),
           },
         },
         async (request) => ({ query: request.query }),
       );
-      app.get('/v1/probe/crash', async () => {
+      app.get('/v1/probe/crash', { config: { public: true } }, async () => {
         throw new Error('database password is hunter2');
       });
-      app.get('/v1/probe/unavailable', async () => {
+      app.get('/v1/probe/unavailable', { config: { public: true } }, async () => {
         throw new HttpProblem('service_unavailable', { detail: 'Try later.', retryAfter: 7 });
       });
     },
@@ -269,6 +272,7 @@ describe('body schemas', () => {
           app.post(
             '/v1/lax',
             {
+              config: { public: true },
               schema: {
                 body: Type.Object(
                   { nested: Type.Object({ a: Type.String() }) },

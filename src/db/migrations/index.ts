@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-workspaces.js';
+import * as m0002 from './0002-accounts-and-request-guarantees.js';
 
 /**
  * Every migration, in order. A static list rather than a directory scan: it survives bundling and
@@ -7,4 +8,5 @@ import * as m0001 from './0001-workspaces.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001-workspaces': m0001,
+  '0002-accounts-and-request-guarantees': m0002,
 };

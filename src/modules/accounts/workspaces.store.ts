@@ -14,3 +14,7 @@ export async function findWorkspaceById(
 ): Promise<WorkspaceRow | undefined> {
   return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+export async function anyWorkspaceExists(db: Kysely<Database>): Promise<boolean> {
+  return (await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst()) !== undefined;
+}

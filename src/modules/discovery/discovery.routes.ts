@@ -10,7 +10,7 @@ export const discoveryRoutes: FastifyPluginAsync<{ urls: PublicUrls }> = async (
   app.get(
     '/v1/',
     {
-      config: { swagger: { exposeHeadRoute: true } },
+      config: { public: true, swagger: { exposeHeadRoute: true } },
       schema: {
         operationId: 'getApi',
         summary: 'Discover the API',
@@ -22,16 +22,17 @@ export const discoveryRoutes: FastifyPluginAsync<{ urls: PublicUrls }> = async (
             description: 'The API, its version and where its reference lives.',
             content: { 'application/json': { schema: DiscoverySchema } },
           },
-          ...problemResponses(405),
+          ...problemResponses(405, 429),
         },
       },
     },
-    async (request) => describeApi(urls, request.headers.authorization),
+    async (request) => describeApi(urls, request.principal),
   );
 
   app.options(
     '/v1/',
     {
+      config: { public: true },
       schema: {
         operationId: 'optionsApi',
         summary: 'List the methods of the discovery path',

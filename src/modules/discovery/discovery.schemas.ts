@@ -8,7 +8,7 @@ export const DiscoverySchema = Type.Object(
     version: Type.Literal('v1'),
     environment: Type.String({
       description:
-        'The environment a request with the same Authorization header would run in: `sandbox` for a `svc_test_` key, `live` for a `svc_live_` key, `none` without a key.',
+        'The environment of the valid API key sent with the request (`sandbox` for `svc_test_`, `live` for `svc_live_`), or `none` when no valid key was sent.',
     }),
     documentation: Type.String({ format: 'uri', description: 'The human-readable API reference.' }),
     openapi: Type.String({ format: 'uri', description: 'This API as an OpenAPI 3.1 document.' }),

@@ -1,3 +1,4 @@
+import type { Principal } from '../accounts/key-verifier.js';
 import { API_NAME, type Discovery } from './discovery.schemas.js';
 
 export interface PublicUrls {
@@ -15,21 +16,14 @@ export function publicUrls(base: () => string): PublicUrls {
 }
 
 /**
- * The key prefix alone selects the environment (contract section 5), so discovery can say which one
- * a caller's key points at without authenticating it: discovery is public.
+ * Discovery is public: it never fails on credentials, but a caller who sends a valid key learns
+ * which environment that key works in, a quick way to check a key.
  */
-export function environmentOfAuthorization(authorization: string | undefined): string {
-  const key = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-  if (key?.startsWith('svc_test_')) return 'sandbox';
-  if (key?.startsWith('svc_live_')) return 'live';
-  return 'none';
-}
-
-export function describeApi(urls: PublicUrls, authorization: string | undefined): Discovery {
+export function describeApi(urls: PublicUrls, principal: Principal | undefined): Discovery {
   return {
     name: API_NAME,
     version: 'v1',
-    environment: environmentOfAuthorization(authorization),
+    environment: principal?.environment ?? 'none',
     documentation: urls.documentation(),
     openapi: urls.openapi(),
   };

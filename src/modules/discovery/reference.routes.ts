@@ -25,14 +25,19 @@ export const referenceRoutes: FastifyPluginAsync<{ urls: PublicUrls }> = async (
     return cached;
   };
 
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('application/json').send(current().json),
+  app.get(
+    '/v1/openapi.json',
+    { config: { public: true }, schema: { hide: true } },
+    async (_request, reply) => reply.type('application/json').send(current().json),
   );
 
-  app.get('/v1/docs', { schema: { hide: true } }, async (_request, reply) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-      .send(current().html),
+  app.get(
+    '/v1/docs',
+    { config: { public: true }, schema: { hide: true } },
+    async (_request, reply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .send(current().html),
   );
 };

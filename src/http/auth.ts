@@ -1,0 +1,99 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { environmentOfKey } from '../modules/accounts/api-key-secret.js';
+import type { KeyVerifier, Principal } from '../modules/accounts/key-verifier.js';
+import type { Scope } from '../modules/accounts/scopes.js';
+import { HttpProblem } from './problems.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope an authenticated operation requires. */
+    scope?: Scope;
+    /** Marks an operation that needs no key (discovery, countries, the reference). */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    /** Set for every authenticated operation; on public ones, only when a valid key was sent. */
+    principal: Principal | undefined;
+  }
+}
+
+const REALM = 'Bearer realm="firmwatch"';
+const KEY_IN_URL = /svc_(test|live)_/;
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header);
+  // A header that is present but not a bearer token is a malformed credential, not a missing one.
+  return match ? match[1] : '';
+}
+
+function unauthorized(detail: string, error?: string): HttpProblem {
+  return new HttpProblem(error ? 'invalid_api_key' : 'authentication_required', {
+    detail,
+    headers: {
+      'www-authenticate': error ? `${REALM}, error="${error}"` : REALM,
+    },
+  });
+}
+
+/** Resolves the principal of a request's key, or throws the 401 it deserves. */
+async function authenticate(request: FastifyRequest, verifier: KeyVerifier): Promise<Principal> {
+  if (KEY_IN_URL.test(request.url)) {
+    throw unauthorized(
+      'API keys are accepted only in the Authorization header, never in the URL. A key sent in a URL may have been logged by proxies: revoke it and create a new one.',
+      'invalid_request',
+    );
+  }
+  const token = bearerToken(request);
+  if (token === undefined) {
+    throw unauthorized('Send an API key in the header Authorization: Bearer <key>.');
+  }
+  if (environmentOfKey(token) === undefined) {
+    throw unauthorized(
+      'The Authorization header does not carry a firmwatch API key: keys are "Bearer svc_test_..." or "Bearer svc_live_..." followed by 32 characters.',
+      'invalid_token',
+    );
+  }
+  const principal = await verifier.verify(token);
+  if (!principal)
+    throw unauthorized('The API key is unknown or has been revoked.', 'invalid_token');
+  return principal;
+}
+
+/**
+ * Authentication for every route: an operation declares `config.scope` (a key with that scope is
+ * required) or `config.public` (no key needed). A route that declares neither is refused at
+ * start-up, so no endpoint can be left open by omission.
+ */
+export function registerAuth(app: FastifyInstance, verifier: KeyVerifier): void {
+  app.decorateRequest('principal', undefined);
+
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { scope?: Scope; public?: boolean } | undefined;
+    if (route.url.startsWith('/v1') && !config?.scope && config?.public !== true) {
+      throw new Error(`${route.method} ${route.url} must declare config.scope or config.public`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const { scope, public: isPublic } = request.routeOptions.config;
+    if (isPublic) {
+      // Public operations never fail on credentials; a valid key only tells them who is asking.
+      const token = bearerToken(request);
+      if (token && environmentOfKey(token)) request.principal = await verifier.verify(token);
+      return;
+    }
+    if (!scope) return; // no route matched: the 404/405 handler answers
+    const principal = await authenticate(request, verifier);
+    if (!principal.scopes.includes(scope)) {
+      throw new HttpProblem('insufficient_scope', {
+        detail: `This operation needs the scope ${scope}; the key has ${principal.scopes.join(', ')}.`,
+        headers: {
+          'www-authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"`,
+        },
+      });
+    }
+    request.principal = principal;
+  });
+}

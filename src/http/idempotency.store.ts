@@ -1,0 +1,160 @@
+import type { Kysely } from 'kysely';
+import type { Database, EnvironmentName, IdempotencyRecordRow } from '../db/schema.js';
+
+export interface IdempotencyScope {
+  workspace_id: string;
+  environment: EnvironmentName;
+  operation: string;
+  idempotency_key: string;
+}
+
+export interface ClaimRequest extends IdempotencyScope {
+  request_path: string;
+  request_hash: string;
+  locked_by: string;
+  now: string;
+  expires_at: string;
+  /** An in-progress claim locked before this time belongs to a crashed request and may be taken. */
+  stale_before: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type ClaimOutcome = { claimed: true } | { claimed: false; existing: IdempotencyRecordRow };
+
+/** The record's primary key as an equality filter: `.where((eb) => eb.and(keyOf(scope)))`. */
+function keyOf(scope: IdempotencyScope): IdempotencyScope {
+  return {
+    workspace_id: scope.workspace_id,
+    environment: scope.environment,
+    operation: scope.operation,
+    idempotency_key: scope.idempotency_key,
+  };
+}
+
+/**
+ * Claims a key for one execution. The insert is the arbiter: of several concurrent requests (on
+ * any node) exactly one inserts; the others get the existing record back.
+ */
+export async function claimIdempotencyKey(
+  db: Kysely<Database>,
+  claim: ClaimRequest,
+): Promise<ClaimOutcome> {
+  const scope = keyOf(claim);
+  // A record past its retention no longer exists, even if the purge job has not removed it yet.
+  await db
+    .deleteFrom('idempotency_records')
+    .where((eb) => eb.and(keyOf(scope)))
+    .where('expires_at', '<=', claim.now)
+    .execute();
+  const inserted = await db
+    .insertInto('idempotency_records')
+    .values({
+      workspace_id: claim.workspace_id,
+      environment: claim.environment,
+      operation: claim.operation,
+      idempotency_key: claim.idempotency_key,
+      request_path: claim.request_path,
+      request_hash: claim.request_hash,
+      state: 'in_progress',
+      locked_by: claim.locked_by,
+      locked_at: claim.now,
+      response_status: null,
+      response_headers: null,
+      response_body: null,
+      created_at: claim.now,
+      expires_at: claim.expires_at,
+    })
+    .onConflict((oc) =>
+      oc.columns(['workspace_id', 'environment', 'operation', 'idempotency_key']).doNothing(),
+    )
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { claimed: true };
+
+  const existing = await db
+    .selectFrom('idempotency_records')
+    .selectAll()
+    .where((eb) => eb.and(keyOf(scope)))
+    .executeTakeFirst();
+  if (!existing) return claimIdempotencyKey(db, claim); // purged between the two statements
+  if (
+    existing.state === 'in_progress' &&
+    existing.locked_at !== null &&
+    existing.locked_at < claim.stale_before
+  ) {
+    // The holder crashed mid-request (its writes rolled back with it); take the claim over.
+    const taken = await db
+      .updateTable('idempotency_records')
+      .where((eb) => eb.and(keyOf(scope)))
+      .set({
+        locked_by: claim.locked_by,
+        locked_at: claim.now,
+        request_path: claim.request_path,
+        request_hash: claim.request_hash,
+      })
+      .where('state', '=', 'in_progress')
+      .where('locked_at', '=', existing.locked_at)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 1) return { claimed: true };
+  }
+  return { claimed: false, existing };
+}
+
+/**
+ * Stores the response of a completed execution. Runs inside the operation's transaction and only
+ * succeeds while this request still holds the claim, so the operation's writes and its stored
+ * response commit together or not at all.
+ */
+export async function completeIdempotencyRecord(
+  db: Kysely<Database>,
+  scope: IdempotencyScope,
+  lockedBy: string,
+  response: StoredResponse,
+): Promise<void> {
+  const result = await db
+    .updateTable('idempotency_records')
+    .where((eb) => eb.and(keyOf(scope)))
+    .set({
+      state: 'completed',
+      locked_by: null,
+      locked_at: null,
+      response_status: response.status,
+      response_headers: JSON.stringify(response.headers),
+      response_body: response.body,
+    })
+    .where('state', '=', 'in_progress')
+    .where('locked_by', '=', lockedBy)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) {
+    throw new Error('idempotency claim lost before completion');
+  }
+}
+
+/** Frees a claim whose request failed, so a retry executes again. */
+export async function releaseIdempotencyClaim(
+  db: Kysely<Database>,
+  scope: IdempotencyScope,
+  lockedBy: string,
+): Promise<void> {
+  await db
+    .deleteFrom('idempotency_records')
+    .where((eb) => eb.and(keyOf(scope)))
+    .where('state', '=', 'in_progress')
+    .where('locked_by', '=', lockedBy)
+    .execute();
+}
+
+export async function purgeExpiredIdempotencyRecords(
+  db: Kysely<Database>,
+  now: string,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('idempotency_records')
+    .where('expires_at', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { canonicalJson } from '../lib/canonical-json.js';
+import { type Clock, toTimestamp } from '../lib/clock.js';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyRecord,
+  type IdempotencyScope,
+  releaseIdempotencyClaim,
+} from './idempotency.store.js';
+import { HttpProblem } from './problems.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Operation name (for example `checks.create`): the route requires an Idempotency-Key. */
+    idempotency?: string;
+  }
+  interface FastifyRequest {
+    idempotencyClaim: { scope: IdempotencyScope; completed: boolean } | undefined;
+  }
+}
+
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A claim held this long without completing belongs to a crashed request. */
+export const IDEMPOTENCY_LEASE_MS = 60 * 1000;
+const KEY_PATTERN = /^[A-Za-z0-9._-]{8,128}$/;
+/** Response headers that are part of the stored response and are replayed. */
+const REPLAYED_HEADERS = ['content-type', 'location'];
+
+function pathOf(request: FastifyRequest): string {
+  return request.url.split('?')[0] ?? request.url;
+}
+
+function requestHash(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(canonicalJson(request.body ?? null))
+    .digest('hex');
+}
+
+/**
+ * Idempotency for every route that declares `config.idempotency` (contract section 4): the header
+ * is required, a completed response is replayed byte for byte, and a key reused for a different
+ * request, or still executing, is a 409. Scope: workspace, environment and operation.
+ */
+export function registerIdempotency(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  clock: Clock,
+): void {
+  app.decorateRequest('idempotencyClaim', undefined);
+
+  // Before body validation: a request without a usable key is a 400 whatever its body.
+  app.addHook('preValidation', async (request) => {
+    if (!request.routeOptions.config.idempotency) return;
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) {
+      throw new HttpProblem('idempotency_key_required', {
+        detail:
+          'This operation needs an Idempotency-Key header: 8 to 128 letters, digits, ".", "_" or "-". Reuse the same key when retrying.',
+      });
+    }
+    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+      throw new HttpProblem('idempotency_key_invalid', {
+        detail: 'The Idempotency-Key header must be 8 to 128 letters, digits, ".", "_" or "-".',
+      });
+    }
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    const operation = request.routeOptions.config.idempotency;
+    const principal = request.principal;
+    if (!operation || !principal) return;
+    const scope: IdempotencyScope = {
+      workspace_id: principal.workspaceId,
+      environment: principal.environment,
+      operation,
+      idempotency_key: request.headers['idempotency-key'] as string,
+    };
+    const now = clock.now();
+    const hash = requestHash(request);
+    const path = pathOf(request);
+    const outcome = await claimIdempotencyKey(db, {
+      ...scope,
+      request_path: path,
+      request_hash: hash,
+      locked_by: request.id,
+      now: toTimestamp(now),
+      expires_at: toTimestamp(new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS)),
+      stale_before: toTimestamp(new Date(now.getTime() - IDEMPOTENCY_LEASE_MS)),
+    });
+    if (outcome.claimed) {
+      request.idempotencyClaim = { scope, completed: false };
+      return;
+    }
+    const existing = outcome.existing;
+    if (existing.request_hash !== hash || existing.request_path !== path) {
+      throw new HttpProblem('idempotency_key_reused', {
+        detail:
+          existing.request_path !== path
+            ? `This Idempotency-Key was already used for ${existing.request_path}; use a new key for a different request.`
+            : 'This Idempotency-Key was already used with a different request body; use a new key for a different request.',
+      });
+    }
+    if (existing.state === 'in_progress') {
+      throw new HttpProblem('idempotency_request_in_progress', {
+        detail: 'A request with this Idempotency-Key is still being processed; retry shortly.',
+      });
+    }
+    const headers = JSON.parse(existing.response_headers ?? '{}') as Record<string, string>;
+    return reply
+      .code(existing.response_status ?? 200)
+      .headers(headers)
+      .header('idempotency-replayed', 'true')
+      .send(existing.response_body);
+  });
+
+  // A claim whose request did not complete (any error, including a validation 4xx raised by the
+  // service) is released so that a retry executes again.
+  app.addHook('onResponse', async (request) => {
+    const claim = request.idempotencyClaim;
+    if (claim && !claim.completed) {
+      await releaseIdempotencyClaim(db, claim.scope, request.id);
+    }
+  });
+}
+
+export interface OperationResult<T> {
+  body: T;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Runs a write operation in one transaction and sends its result with the route's response
+ * schema. On an idempotent route, the serialized response is stored in the same transaction, so
+ * the operation's writes and the stored response commit together or not at all.
+ */
+export async function completeOperation<T extends object>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  db: Kysely<Database>,
+  status: number,
+  run: (trx: Transaction<Database>) => Promise<OperationResult<T>>,
+): Promise<FastifyReply> {
+  const claim = request.idempotencyClaim;
+  const { payload, headers } = await db.transaction().execute(async (trx) => {
+    const result = await run(trx);
+    // The route's own response schema for this status: the stored bytes are the bytes sent.
+    const payload = reply.serializeInput(
+      result.body as Record<string, unknown>,
+      String(status),
+    ) as string;
+    const headers = { 'content-type': 'application/json; charset=utf-8', ...result.headers };
+    if (claim) {
+      const replayed = Object.fromEntries(
+        Object.entries(headers).filter(([name]) => REPLAYED_HEADERS.includes(name)),
+      );
+      await completeIdempotencyRecord(trx, claim.scope, request.id, {
+        status,
+        headers: replayed,
+        body: payload,
+      });
+    }
+    return { payload, headers };
+  });
+  if (claim) {
+    claim.completed = true;
+    reply.header('idempotency-replayed', 'false');
+  }
+  return reply.code(status).headers(headers).send(payload);
+}
