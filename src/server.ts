@@ -26,6 +26,8 @@ export interface RunningServer {
 export interface StartOptions {
   /** Where log lines go: 1 (stdout) or 2 (stderr). */
   logDestination?: 1 | 2;
+  /** Extends the app before it listens (embedding, test fixtures). */
+  beforeListen?: (app: FastifyInstance) => Promise<void>;
 }
 
 export async function startServer(
@@ -63,6 +65,7 @@ export async function startServer(
       publicBaseUrl: () => baseUrl,
       rateLimit: { store: rateLimitStore, policies: config.rateLimits },
     });
+    await options.beforeListen?.(app);
     await app.listen({ port: config.port, host: config.host });
     if (!config.publicBaseUrl) {
       baseUrl = defaultPublicBaseUrl(config.host, (app.server.address() as AddressInfo).port);

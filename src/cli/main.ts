@@ -3,12 +3,15 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
+import { AccountsError } from '../modules/accounts/accounts.service.js';
 import { closeOnSignals, startServer } from '../server.js';
+import { addAccountsCommands } from './accounts-commands.js';
 import { type CommandOutput, printError, printResult } from './output.js';
 
 function describeFailure(error: unknown): { code: string; message: string } {
   if (error instanceof ConfigError) return { code: 'invalid_config', message: error.message };
   if (error instanceof MigrationError) return { code: 'migration_failed', message: error.message };
+  if (error instanceof AccountsError) return { code: error.code, message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'failed', message };
 }
@@ -24,11 +27,13 @@ async function run(output: CommandOutput, body: () => Promise<void>): Promise<vo
   }
 }
 
-export function buildCli(): Command {
+export function buildCli(json: boolean): Command {
   const program = new Command('firmwatch')
     .description('Company-identifier check and monitoring service.')
-    .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    // With --json, a usage error is reported as one JSON object by main(), not as text.
+    .configureOutput({ writeErr: (text) => void (json || process.stderr.write(text)) });
+  if (!json) program.showHelpAfterError();
 
   program
     .command('serve')
@@ -92,17 +97,23 @@ export function buildCli(): Command {
       });
     });
 
+  addAccountsCommands(program, run);
+
   return program;
 }
 
 export async function main(argv: string[]): Promise<void> {
-  const program = buildCli();
+  const json = argv.includes('--json');
+  const program = buildCli(json);
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    // --help and --version end through exitOverride with exit code 0; usage errors with 1.
-    if (error instanceof CommanderError) process.exitCode = error.exitCode;
-    else throw error;
+    // --help ends through exitOverride with exit code 0; usage errors with 1.
+    if (!(error instanceof CommanderError)) throw error;
+    process.exitCode = error.exitCode;
+    if (json && error.exitCode !== 0) {
+      printError({ json }, 'usage', error.message.replace(/^error: /, ''));
+    }
   }
 }
 

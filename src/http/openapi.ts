@@ -1,5 +1,5 @@
 import fastifySwagger from '@fastify/swagger';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { PROBLEM_TYPES, type ProblemCode, problemTypeUri } from './problems.js';
 
 export const OPENAPI_VERSION = '1.1.0';
@@ -47,8 +47,32 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       buildLocalReference: (json, _baseUri, _fragment, i) =>
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
-    transform: ({ schema, url }) => ({ schema, url: url.replace(/^\/v1(?=\/|$)/, '') || '/' }),
+    transform: ({ schema, url, route }) => ({
+      schema: withSecurity(schema, route.config),
+      url: url.replace(/^\/v1(?=\/|$)/, '') || '/',
+    }),
   });
+}
+
+/**
+ * Each operation's security comes from its route config, the same declaration the auth hook
+ * enforces: public operations need nothing, the others a bearer key with one named scope.
+ */
+function withSecurity(
+  schema: FastifySchema,
+  config: { scope?: string; public?: boolean } | undefined,
+): FastifySchema {
+  if (!schema || schema.hide) return schema;
+  if (config?.public) return { ...schema, security: [] };
+  if (!config?.scope) return schema;
+  const note = `Requires an API key with the scope \`${config.scope}\`.`;
+  const described = schema as FastifySchema & { description?: string };
+  return {
+    ...schema,
+    security: [{ bearerAuth: [config.scope] }],
+    'x-required-scope': config.scope,
+    description: described.description ? `${described.description}\n\n${note}` : note,
+  } as FastifySchema;
 }
 
 /** The served document: the generated one with the deployment's own server URL. */

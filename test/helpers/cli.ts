@@ -38,15 +38,29 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
 export interface ServingProcess {
   child: ChildProcess;
   /** The first stdout line of `serve --json`. */
-  started: { status: string; url: string; database: string; pid: number };
+  started: {
+    status: string;
+    url: string;
+    database: string;
+    pid: number;
+    starter?: { workspace_id: string; key: string };
+  };
   stdout(): string;
   stderr(): string;
   exit: Promise<number | null>;
 }
 
-/** Starts `firmwatch serve --json` and resolves once it reports that it is listening. */
-export async function startServeProcess(env: Record<string, string>): Promise<ServingProcess> {
-  const child = spawn(process.execPath, [...CLI, 'serve', '--json'], {
+export const PROBE_SERVER = ['--import', 'tsx', 'test/fixtures/probe-server.ts'];
+
+/**
+ * Starts `firmwatch serve --json` (or another entry point that prints the same first line, such as
+ * PROBE_SERVER) and resolves once it reports that it is listening.
+ */
+export async function startServeProcess(
+  env: Record<string, string>,
+  command: string[] = [...CLI, 'serve', '--json'],
+): Promise<ServingProcess> {
+  const child = spawn(process.execPath, command, {
     cwd: ROOT,
     env: cliEnv({ PORT: '0', ...env }),
   });
@@ -64,6 +78,12 @@ export async function startServeProcess(env: Record<string, string>): Promise<Se
   lines.on('line', (line) => {
     stdout += `${line}\n`;
   });
-  const started = JSON.parse(await firstLine);
+  const started = JSON.parse(await firstLine) as ServingProcess['started'];
   return { child, started, stdout: () => stdout, stderr: () => stderr, exit };
+}
+
+/** Stops a serving process and waits for it to exit. */
+export async function stopServeProcess(server: ServingProcess): Promise<number | null> {
+  if (server.child.exitCode === null) server.child.kill('SIGTERM');
+  return server.exit;
 }

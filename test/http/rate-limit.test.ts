@@ -1,0 +1,262 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDatabaseUrl } from '../../src/config.js';
+import { createDatabase } from '../../src/db/database.js';
+import {
+  type BucketPolicy,
+  memoryTokenBuckets,
+  redisTokenBuckets,
+} from '../../src/lib/token-bucket.js';
+import { createProbeTable, probeRoutes } from '../fixtures/probe-routes.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import {
+  PROBE_SERVER,
+  runCli,
+  type ServingProcess,
+  startServeProcess,
+  stopServeProcess,
+} from '../helpers/cli.js';
+import { readJson } from '../helpers/http.js';
+import { expectProblem } from '../helpers/problems.js';
+
+const withProbes = async (app: FastifyInstance) => {
+  await createProbeTable(app.context.db);
+  await app.register(probeRoutes);
+};
+
+const PER_KEY: BucketPolicy = { capacity: 3, refillPerSecond: 1 };
+const PER_IP: BucketPolicy = { capacity: 2, refillPerSecond: 1 };
+
+function listProbes(baseUrl: string, key: string): Promise<Response> {
+  return fetch(`${baseUrl}/probes`, { headers: { authorization: `Bearer ${key}` } });
+}
+
+function rateLimitHeaders(response: Response) {
+  return {
+    limit: response.headers.get('ratelimit-limit'),
+    remaining: response.headers.get('ratelimit-remaining'),
+    reset: Number(response.headers.get('ratelimit-reset')),
+  };
+}
+
+async function expectRateLimited(response: Response): Promise<void> {
+  const problem = await expectProblem(response, 429, 'rate_limited');
+  expect(problem.retryable).toBe(true);
+  const retryAfter = response.headers.get('retry-after');
+  expect(retryAfter).toMatch(/^\d+$/);
+  expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+}
+
+describe('rate limits in one process (memory buckets)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ rateLimits: { perKey: PER_KEY, perIp: PER_IP }, setup: withProbes });
+  });
+  afterAll(() => t.close());
+
+  it('a key gets its burst with RateLimit headers, then a retryable 429; another key is unaffected', async () => {
+    const { key } = await t.createKey();
+    for (const remaining of ['2', '1', '0']) {
+      const response = await listProbes(t.baseUrl, key);
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      const headers = rateLimitHeaders(response);
+      expect(headers.limit).toBe('3');
+      expect(headers.remaining).toBe(remaining);
+      expect(Number.isInteger(headers.reset)).toBe(true);
+      expect(headers.reset).toBeGreaterThanOrEqual(1);
+    }
+
+    const limited = await listProbes(t.baseUrl, key);
+    expect(rateLimitHeaders(limited)).toMatchObject({ limit: '3', remaining: '0' });
+    await expectRateLimited(limited);
+
+    // A key of another workspace has its own bucket.
+    const other = await t.createKey();
+    const response = await listProbes(t.baseUrl, other.key);
+    expect(response.status).toBe(200);
+    expect(rateLimitHeaders(response)).toMatchObject({ limit: '3', remaining: '2' });
+    expect((await readJson(response)).object).toBe('list');
+  });
+
+  it('public GET /v1/ is limited per client IP', async () => {
+    for (const remaining of ['1', '0']) {
+      const response = await fetch(`${t.baseUrl}/`);
+      expect(response.status).toBe(200);
+      expect((await readJson(response)).version).toBe('v1');
+      expect(rateLimitHeaders(response)).toMatchObject({ limit: '2', remaining });
+    }
+    const limited = await fetch(`${t.baseUrl}/`);
+    await expectRateLimited(limited);
+  });
+});
+
+describe('refill', () => {
+  it('after one second of (injected) time exactly one more request is allowed', async () => {
+    let now = 1_000_000;
+    const t = await startTestApp({
+      rateLimits: { perKey: PER_KEY, perIp: PER_IP },
+      rateLimitStore: memoryTokenBuckets(() => now),
+      setup: withProbes,
+    });
+    try {
+      const { key } = await t.createKey();
+      for (let i = 0; i < 3; i++) expect((await listProbes(t.baseUrl, key)).status).toBe(200);
+      const empty = await listProbes(t.baseUrl, key);
+      // Time stands still, so the waits are exact: 1 s for the next token, 3 s to be full again.
+      expect(empty.headers.get('retry-after')).toBe('1');
+      expect(rateLimitHeaders(empty)).toEqual({ limit: '3', remaining: '0', reset: 3 });
+      await expectRateLimited(empty);
+
+      now += 999;
+      await expectRateLimited(await listProbes(t.baseUrl, key));
+
+      now += 1;
+      const refilled = await listProbes(t.baseUrl, key);
+      expect(refilled.status).toBe(200);
+      expect(rateLimitHeaders(refilled)).toEqual({ limit: '3', remaining: '0', reset: 3 });
+      await expectRateLimited(await listProbes(t.baseUrl, key));
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the limiter fails open', () => {
+  it('a Redis outage allows the request and logs a warning', async () => {
+    const redis = new Redis('redis://127.0.0.1:1', {
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
+    const redisErrors: Error[] = [];
+    redis.on('error', (error: Error) => redisErrors.push(error));
+    const t = await startTestApp({
+      rateLimits: { perKey: PER_KEY, perIp: PER_IP },
+      rateLimitStore: redisTokenBuckets(redis),
+      setup: withProbes,
+    });
+    try {
+      const { key } = await t.createKey();
+      // More than the burst: with the limiter down nothing is limited, nothing fails.
+      for (let i = 0; i < PER_KEY.capacity + 1; i++) {
+        const response = await listProbes(t.baseUrl, key);
+        expect(response.status).toBe(200);
+        expect((await readJson(response)).object).toBe('list');
+      }
+      const discovery = await fetch(`${t.baseUrl}/`);
+      expect(discovery.status).toBe(200);
+      await discovery.arrayBuffer();
+
+      const warnings = t.logs.filter(
+        (line) => line.msg === 'rate limiter unavailable; request allowed',
+      );
+      expect(warnings).toHaveLength(PER_KEY.capacity + 2);
+      // The warning carries the store's own error, not some unrelated failure.
+      expect(warnings[0]).toMatchObject({
+        level: 40,
+        err: {
+          message: expect.stringMatching(/enableOfflineQueue|Connection is closed|ECONNREFUSED/),
+        },
+      });
+    } finally {
+      await t.close();
+      redis.disconnect();
+    }
+  });
+});
+
+describe('limits across server processes', () => {
+  let dir: string;
+  let databaseUrl: string;
+  let key: string;
+  const servers: ServingProcess[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'firmwatch-ratelimit-'));
+    databaseUrl = `sqlite:${join(dir, 'shared.db')}`;
+    const env = { DATABASE_URL: databaseUrl };
+    const workspace = await runCli(['workspace', 'create', '--name', 'x', '--json'], env);
+    expect(workspace.code).toBe(0);
+    const { id } = JSON.parse(workspace.stdout) as { id: string };
+    const created = await runCli(
+      ['key', 'create', '--workspace', id, '--environment', 'sandbox', '--json'],
+      env,
+    );
+    expect(created.code).toBe(0);
+    key = (JSON.parse(created.stdout) as { key: string }).key;
+    // The probe table exists before the servers start, so their start-ups never race to create it.
+    const database = createDatabase(parseDatabaseUrl(databaseUrl));
+    try {
+      await createProbeTable(database.db);
+    } finally {
+      await database.destroy();
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map(stopServeProcess));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function startPair(env: Record<string, string>): Promise<[ServingProcess, ServingProcess]> {
+    const pair = await Promise.all([
+      startServeProcess(env, PROBE_SERVER),
+      startServeProcess(env, PROBE_SERVER),
+    ]);
+    servers.push(...pair);
+    // Warm both up without touching any bucket: an unknown key is refused before rate limiting.
+    for (const server of pair) {
+      const response = await listProbes(server.started.url, `svc_test_${'A'.repeat(32)}`);
+      await expectProblem(response, 401, 'invalid_api_key');
+    }
+    return pair;
+  }
+
+  /** Ten requests with one key, alternating between the two processes, all at once. */
+  async function burst(pair: [ServingProcess, ServingProcess]): Promise<number[]> {
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        listProbes((i % 2 === 0 ? pair[0] : pair[1]).started.url, key),
+      ),
+    );
+    for (const response of responses) {
+      if (response.status === 429) await expectRateLimited(response);
+      else expect((await readJson(response)).object).toBe('list');
+    }
+    return responses.map((response) => response.status);
+  }
+
+  const LIMITS = { RATE_LIMIT_KEY_BURST: '5', RATE_LIMIT_KEY_PER_SECOND: '1' };
+
+  it('with Redis, two processes share one bucket per key: a burst of 5 across both', async () => {
+    const [a, b] = await startPair({
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      ...LIMITS,
+    });
+    const statuses = await burst([a, b]);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    for (const server of [a, b]) {
+      expect(server.stderr()).not.toContain('rate limiter unavailable');
+    }
+    await Promise.all([a, b].map(stopServeProcess));
+  });
+
+  it('without Redis, each process has its own buckets: 5 per process, 10 in all', async () => {
+    const [a, b] = await startPair({ DATABASE_URL: databaseUrl, REDIS_URL: '', ...LIMITS });
+    const statuses = await burst([a, b]);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    // One more on each process finds its own bucket empty.
+    for (const server of [a, b]) {
+      await expectRateLimited(await listProbes(server.started.url, key));
+    }
+    await Promise.all([a, b].map(stopServeProcess));
+  });
+});
