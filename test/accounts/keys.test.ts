@@ -180,7 +180,9 @@ describe.each(DIALECTS)('API keys [%s]', (dialect) => {
           await sleep(50);
         }
         expect(refusedAfter.size).toBe(2);
-        for (const elapsed of refusedAfter.values()) expect(elapsed).toBeLessThan(1000);
+        for (const [node, elapsed] of refusedAfter) {
+          expect(elapsed, `${node.baseUrl} refused the key after ${elapsed} ms`).toBeLessThan(1000);
+        }
       } finally {
         for (const node of nodes) await node.close();
         await database.cleanup();

@@ -1,0 +1,294 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_SCOPES } from '../../src/modules/accounts/scopes.js';
+import { type CliResult, runCli, startServeProcess, stopServeProcess } from '../helpers/cli.js';
+import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js';
+import type { Json } from '../helpers/http.js';
+import { readJson } from '../helpers/http.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** The single JSON object a --json command prints, after checking it is exactly one line. */
+function jsonOutput(result: CliResult): Json {
+  const lines = result.stdout.split('\n').filter((line) => line !== '');
+  expect(lines, result.stderr).toHaveLength(1);
+  return JSON.parse(lines[0] as string);
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'firmwatch-accounts-cli-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// Each CLI run is a real process; independent tests run concurrently to keep the file quick.
+describe('firmwatch workspace and key commands', () => {
+  let env: Record<string, string>;
+  let created: CliResult;
+  let workspaceId: string;
+  beforeAll(async () => {
+    env = { DATABASE_URL: `sqlite:${join(dir, 'accounts.db')}` };
+    // Also migrates the fresh file, so the concurrent commands below find it ready.
+    created = await runCli(['workspace', 'create', '--name', 'Acme AP', '--json'], env);
+    workspaceId = JSON.parse(created.stdout).id;
+  });
+
+  it('workspace create --json prints the workspace as one JSON object', () => {
+    expect(created.code).toBe(0);
+    const workspace = jsonOutput(created);
+    expect(workspace).toEqual({
+      id: expect.stringMatching(/^ws_/),
+      name: 'Acme AP',
+      created_at: expect.stringMatching(TIMESTAMP),
+    });
+  });
+
+  it.concurrent('key create, list and revoke', async () => {
+    const [scoped, unscoped] = await Promise.all([
+      runCli(
+        [
+          'key',
+          'create',
+          '--workspace',
+          workspaceId,
+          '--environment',
+          'live',
+          '--scopes',
+          'checks:read,usage:read',
+          '--name',
+          'ci',
+          '--json',
+        ],
+        env,
+      ),
+      runCli(['key', 'create', '--workspace', workspaceId, '--environment', 'sandbox', '--json'], env),
+    ]);
+    expect(scoped.code).toBe(0);
+    const live = jsonOutput(scoped);
+    expect(live).toEqual({
+      id: expect.stringMatching(/^key_/),
+      key: expect.stringMatching(/^svc_live_[A-Za-z0-9_-]{32}$/),
+      workspace_id: workspaceId,
+      environment: 'live',
+      name: 'ci',
+      display_prefix: expect.any(String),
+      scopes: ['checks:read', 'usage:read'],
+      created_at: expect.stringMatching(TIMESTAMP),
+      revoked_at: null,
+    });
+    expect(live.display_prefix).toBe(live.key.slice(0, 13));
+
+    expect(unscoped.code).toBe(0);
+    const sandbox = jsonOutput(unscoped);
+    expect(sandbox).toMatchObject({
+      key: expect.stringMatching(/^svc_test_[A-Za-z0-9_-]{32}$/),
+      environment: 'sandbox',
+      name: null,
+      revoked_at: null,
+    });
+    expect([...sandbox.scopes].sort()).toEqual([...ALL_SCOPES].sort());
+    expect(sandbox.scopes).toHaveLength(7);
+
+    const listed = await runCli(['key', 'list', '--workspace', workspaceId, '--json'], env);
+    expect(listed.code).toBe(0);
+    const list = jsonOutput(listed);
+    expect(list.object).toBe('list');
+    expect(list.data.map((k: Json) => k.id).sort()).toEqual([live.id, sandbox.id].sort());
+    for (const entry of list.data) {
+      expect(entry).not.toHaveProperty('key');
+      expect(entry.display_prefix).toMatch(/^svc_(test|live)_.{4}$/);
+      expect(entry.revoked_at).toBeNull();
+    }
+    for (const secret of [live.key, sandbox.key]) {
+      expect(listed.stdout).not.toContain(secret);
+      expect(listed.stdout).not.toContain(secret.slice('svc_live_'.length));
+    }
+
+    const revoked = await runCli(['key', 'revoke', '--key', live.id, '--json'], env);
+    expect(revoked.code).toBe(0);
+    const first = jsonOutput(revoked);
+    expect(first).toMatchObject({ id: live.id, revoked_at: expect.stringMatching(TIMESTAMP) });
+    expect(first).not.toHaveProperty('key');
+    expect(revoked.stdout).not.toContain(live.key);
+
+    const again = await runCli(['key', 'revoke', '--key', live.id, '--json'], env);
+    expect(again.code).toBe(0);
+    expect(jsonOutput(again)).toMatchObject({ id: live.id, revoked_at: first.revoked_at });
+  });
+
+  it.concurrent('failures exit 1 with one JSON error object', async () => {
+    const [unknownWorkspace, badScope, badEnvironment] = await Promise.all([
+      runCli(
+        ['key', 'create', '--workspace', 'ws_doesnotexist', '--environment', 'sandbox', '--json'],
+        env,
+      ),
+      runCli(
+        [
+          'key',
+          'create',
+          '--workspace',
+          workspaceId,
+          '--environment',
+          'sandbox',
+          '--scopes',
+          'checks:read,checks:delete',
+          '--name',
+          'refused',
+          '--json',
+        ],
+        env,
+      ),
+      runCli(
+        [
+          'key',
+          'create',
+          '--workspace',
+          workspaceId,
+          '--environment',
+          'prod',
+          '--name',
+          'refused',
+          '--json',
+        ],
+        env,
+      ),
+    ]);
+    const cases: Array<[CliResult, string, RegExp]> = [
+      [unknownWorkspace, 'workspace_not_found', /ws_doesnotexist/],
+      [badScope, 'invalid_scope', /checks:delete/],
+      [badEnvironment, 'usage', /prod/],
+    ];
+    for (const [result, code, mentions] of cases) {
+      expect(result.code, code).toBe(1);
+      expect(jsonOutput(result)).toEqual({
+        error: { code, message: expect.stringMatching(mentions) },
+      });
+    }
+
+    // None of them created a key.
+    const listed = await runCli(['key', 'list', '--workspace', workspaceId, '--json'], env);
+    expect(listed.code).toBe(0);
+    expect(jsonOutput(listed).data.filter((k: Json) => k.name === 'refused')).toEqual([]);
+  });
+
+  it.concurrent('every command has --help that exits 0 and mentions --json', async () => {
+    const commands = [
+      ['workspace', 'create'],
+      ['key', 'create'],
+      ['key', 'list'],
+      ['key', 'revoke'],
+    ];
+    const results = await Promise.all(commands.map((command) => runCli([...command, '--help'])));
+    results.forEach((result, i) => {
+      const command = (commands[i] as string[]).join(' ');
+      expect(result.code, command).toBe(0);
+      expect(result.stdout).toContain(`Usage: firmwatch ${command}`);
+      expect(result.stdout).toContain('--json');
+    });
+  });
+});
+
+describe('the starter workspace of serve', () => {
+  it.concurrent(
+    'an empty SQLite database gets a sandbox key once, on the first start only',
+    async () => {
+      const env = { DATABASE_URL: `sqlite:${join(dir, 'starter.db')}` };
+      const first = await startServeProcess(env);
+      let starter: { workspace_id: string; key: string } | undefined;
+      try {
+        starter = first.started.starter;
+        expect(starter).toEqual({
+          workspace_id: expect.stringMatching(/^ws_/),
+          key: expect.stringMatching(/^svc_test_[A-Za-z0-9_-]{32}$/),
+        });
+        const response = await fetch(`${first.started.url}/`, {
+          headers: { authorization: `Bearer ${starter?.key}` },
+        });
+        expect(response.status).toBe(200);
+        expect((await readJson(response)).environment).toBe('sandbox');
+      } finally {
+        expect(await stopServeProcess(first)).toBe(0);
+      }
+      // The key was printed in the listening line only, never in the logs.
+      expect(first.stderr()).not.toContain(starter?.key);
+
+      const second = await startServeProcess(env);
+      try {
+        expect(second.started).toMatchObject({ status: 'listening', database: 'sqlite' });
+        expect(second.started).not.toHaveProperty('starter');
+        expect(second.stdout()).not.toContain('svc_test_');
+      } finally {
+        expect(await stopServeProcess(second)).toBe(0);
+      }
+    },
+  );
+
+  it.concurrent('the human output shows the key and says it is shown only now', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const name of ['HOST', 'PUBLIC_BASE_URL', 'LOG_LEVEL', 'REDIS_URL']) delete env[name];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+      cwd: ROOT,
+      env: { ...env, PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'human.db')}` },
+    });
+    const exit = once(child, 'exit').then(([code]) => code as number | null);
+    let stdout = '';
+    const banner = new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        if (/shown only now:\n {2}\S+\n/.test(stdout)) resolve();
+      });
+      exit.then((code) => reject(new Error(`serve exited with ${code}: ${stdout}`)));
+    });
+    try {
+      await banner;
+      const key = /shown only now:\n {2}(\S+)\n/.exec(stdout)?.[1] as string;
+      expect(key).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
+      expect(stdout).toMatch(/Created workspace ws_\S+ with a sandbox API key/);
+      const url = /firmwatch listening on (\S+)\/ \(database: sqlite\)/.exec(stdout)?.[1];
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      const response = await fetch(`${url}/`, { headers: { authorization: `Bearer ${key}` } });
+      expect((await readJson(response)).environment).toBe('sandbox');
+      // In human mode the logs share stdout: the key is in the banner, never in a log line.
+      const logLines = stdout.split('\n').filter((line) => line.startsWith('{'));
+      expect(logLines.length).toBeGreaterThan(0);
+      for (const line of logLines) expect(line).not.toContain(key);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exit.catch(() => null);
+    }
+    expect(await exit).toBe(0);
+  });
+
+  if (DIALECTS.includes('postgres')) {
+    it.concurrent('PostgreSQL is provisioned deliberately: serve creates no starter', async () => {
+      const scratch = await createScratchPostgresDatabase();
+      try {
+        const server = await startServeProcess({ DATABASE_URL: scratch.url });
+        try {
+          expect(server.started).toMatchObject({ status: 'listening', database: 'postgres' });
+          expect(server.started).not.toHaveProperty('starter');
+          expect(server.stdout()).not.toContain('svc_');
+        } finally {
+          expect(await stopServeProcess(server)).toBe(0);
+        }
+        const client = new pg.Client({ connectionString: scratch.url });
+        await client.connect();
+        try {
+          const { rows } = await client.query('select count(*)::int as n from workspaces');
+          expect(rows[0].n).toBe(0);
+        } finally {
+          await client.end();
+        }
+      } finally {
+        await scratch.drop();
+      }
+    });
+  }
+});
