@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { buildApp } from './app.js';
 import { type Config, defaultPublicBaseUrl } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
@@ -30,6 +30,13 @@ export interface StartOptions {
   beforeListen?: (app: FastifyInstance) => Promise<void>;
 }
 
+function connectRedis(url: string, logger: Logger): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  // Without a listener, ioredis prints every reconnection failure as plain text on stderr.
+  redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis unavailable'));
+  return redis;
+}
+
 export async function startServer(
   config: Config,
   options: StartOptions = {},
@@ -40,9 +47,7 @@ export async function startServer(
   );
   const database = createDatabase(config.database);
   const rateLimitStore = config.redisUrl
-    ? redisTokenBuckets(
-        new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }),
-      )
+    ? redisTokenBuckets(connectRedis(config.redisUrl, logger))
     : memoryTokenBuckets();
   try {
     const migration = await migrateToLatest(database);
@@ -80,9 +85,12 @@ export async function startServer(
       starter: starter && { workspace_id: starter.workspace.id, key: starter.key.key },
       async close() {
         stopPurge();
-        await app.close();
-        await rateLimitStore.close();
-        await database.destroy();
+        try {
+          await app.close();
+          await rateLimitStore.close();
+        } finally {
+          await database.destroy();
+        }
       },
     };
   } catch (error) {

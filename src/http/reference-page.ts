@@ -198,7 +198,7 @@ ${tags
 ${schemas.map(([name, schema]) => `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${renderSchema(schema)}</section>`).join('')}
 <h2 id="problems">Problem types</h2>
 <p>Every error is an <code>application/problem+json</code> Problem. Branch on <code>code</code>; <code>type</code> links here. A retryable problem carries <code>Retry-After</code> (seconds).</p>
-${problems.map((p) => `<section id="problem-${escapeHtml(p.code)}"><h3><code>${escapeHtml(p.code)}</code> <small>${p.status} ${escapeHtml(p.title)}</small></h3><p>${escapeHtml(p.description)}</p><p class="note">type <code>${escapeHtml(p.type)}</code> · retryable: ${p.retryable}</p></section>`).join('')}
+${problems.map((p) => `<section id="problem-${escapeHtml(p.code)}"><h3><code>${escapeHtml(p.code)}</code> <small>${p.status} ${escapeHtml(p.title)}</small></h3><p>${inline(p.description)}</p><p class="note">type <code>${escapeHtml(p.type)}</code> · retryable: ${p.retryable}</p></section>`).join('')}
 <h3 id="field-errors">Validation error codes</h3>
 <table><thead><tr><th><code>errors[].code</code></th><th>Meaning</th></tr></thead><tbody>
 ${Object.entries(FIELD_ERROR_CODES)

@@ -34,7 +34,7 @@ function settle(tokens: number, policy: BucketPolicy, allowed: boolean): TakeRes
 
 /** One process's buckets. Buckets that have refilled completely are dropped, so memory stays bounded. */
 export function memoryTokenBuckets(now: () => number = () => performance.now()): TokenBucketStore {
-  const buckets = new Map<string, { tokens: number; at: number }>();
+  const buckets = new Map<string, { tokens: number; at: number; policy: BucketPolicy }>();
   let sweepAt = now();
   return {
     async take(key, policy) {
@@ -46,11 +46,12 @@ export function memoryTokenBuckets(now: () => number = () => performance.now()):
       );
       const allowed = refilled >= 1;
       const tokens = allowed ? refilled - 1 : refilled;
-      buckets.set(key, { tokens, at: t });
+      buckets.set(key, { tokens, at: t, policy });
       if (t - sweepAt > 60_000) {
         sweepAt = t;
+        // Each bucket is judged by its own policy: keys and IPs have different limits.
         for (const [k, b] of buckets) {
-          if (b.tokens + ((t - b.at) * policy.refillPerSecond) / 1000 >= policy.capacity) {
+          if (b.tokens + ((t - b.at) * b.policy.refillPerSecond) / 1000 >= b.policy.capacity) {
             buckets.delete(k);
           }
         }
@@ -97,7 +98,9 @@ export function redisTokenBuckets(redis: Redis, prefix = 'firmwatch:ratelimit:')
       return settle(Number(tokens), policy, allowed === 1);
     },
     async close() {
-      await redis.quit();
+      // QUIT needs a live connection; when Redis is unreachable there is nothing to flush.
+      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+      else redis.disconnect();
     },
   };
 }

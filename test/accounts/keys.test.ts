@@ -179,7 +179,7 @@ describe.each(DIALECTS)('API keys [%s]', (dialect) => {
           }
           await sleep(50);
         }
-        expect(refusedAfter.size).toBe(2);
+        expect(refusedAfter.size, 'nodes that refused the revoked key within 2 s').toBe(2);
         for (const [node, elapsed] of refusedAfter) {
           expect(elapsed, `${node.baseUrl} refused the key after ${elapsed} ms`).toBeLessThan(1000);
         }

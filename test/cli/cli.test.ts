@@ -3,11 +3,10 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.js';
 import { runCli, startServeProcess } from '../helpers/cli.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js';
 import { readJson } from '../helpers/http.js';
 
 let dir: string;
@@ -54,23 +53,16 @@ describe('firmwatch CLI', () => {
 
   if (DIALECTS.includes('postgres')) {
     it('migrate works against PostgreSQL', async () => {
-      const name = `firmwatch_cli_${process.pid}_${Date.now()}`;
-      const adminUrl = process.env.TEST_DATABASE_URL as string;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
+      const scratch = await createScratchPostgresDatabase();
       try {
-        const url = new URL(adminUrl);
-        url.pathname = `/${name}`;
-        const result = await runCli(['migrate', '--json'], { DATABASE_URL: url.toString() });
+        const result = await runCli(['migrate', '--json'], { DATABASE_URL: scratch.url });
         expect(result.code).toBe(0);
         expect(JSON.parse(result.stdout)).toMatchObject({
           database: 'postgres',
           applied: Object.keys(migrations),
         });
       } finally {
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
+        await scratch.drop();
       }
     });
   }
@@ -117,5 +109,22 @@ describe('firmwatch serve', () => {
     // The database was closed: closing the last WAL connection checkpoints and removes the WAL file.
     expect(existsSync(dbPath)).toBe(true);
     expect(existsSync(`${dbPath}-wal`)).toBe(false);
+  });
+});
+
+describe('firmwatch serve with Redis unreachable', () => {
+  it('still serves (rate limits fail open) and shuts down cleanly, closing the database', async () => {
+    const dbPath = join(dir, 'no-redis.db');
+    const server = await startServeProcess({
+      DATABASE_URL: `sqlite:${dbPath}`,
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    expect((await fetch(`${server.started.url}/`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exit).toBe(0);
+    expect(existsSync(`${dbPath}-wal`)).toBe(false);
+    // ioredis errors are logged as JSON warnings, not printed as text.
+    expect(server.stderr()).not.toContain('Unhandled error event');
+    expect(server.stderr()).toContain('redis unavailable');
   });
 });

@@ -68,7 +68,10 @@ export async function createTestDatabase(
  * A fresh PostgreSQL database (not just a schema) for tests that start server processes, which
  * connect with a plain DATABASE_URL. Dropped by the returned cleanup.
  */
-export async function createScratchPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createScratchPostgresDatabase(): Promise<{
+  url: string;
+  drop(): Promise<void>;
+}> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `firmwatch_t_${randomBytes(6).toString('hex')}`;

@@ -20,6 +20,7 @@ import {
   startServeProcess,
   stopServeProcess,
 } from '../helpers/cli.js';
+import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js';
 import { readJson } from '../helpers/http.js';
 import { expectProblem } from '../helpers/problems.js';
 
@@ -171,24 +172,32 @@ describe('the limiter fails open', () => {
   });
 });
 
-describe('limits across server processes', () => {
-  let dir: string;
+// The database only holds the key here; SQLite (one file) always, PostgreSQL when configured.
+describe.each(DIALECTS)('limits across server processes [%s]', (dialect) => {
   let databaseUrl: string;
+  let dropDatabase: () => Promise<void>;
   let key: string;
   const servers: ServingProcess[] = [];
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'firmwatch-ratelimit-'));
-    databaseUrl = `sqlite:${join(dir, 'shared.db')}`;
+    if (dialect === 'sqlite') {
+      const dir = mkdtempSync(join(tmpdir(), 'firmwatch-ratelimit-'));
+      databaseUrl = `sqlite:${join(dir, 'shared.db')}`;
+      dropDatabase = async () => rmSync(dir, { recursive: true, force: true });
+    } else {
+      const scratch = await createScratchPostgresDatabase();
+      databaseUrl = scratch.url;
+      dropDatabase = scratch.drop;
+    }
     const env = { DATABASE_URL: databaseUrl };
     const workspace = await runCli(['workspace', 'create', '--name', 'x', '--json'], env);
-    expect(workspace.code).toBe(0);
+    expect(workspace.code, workspace.stdout).toBe(0);
     const { id } = JSON.parse(workspace.stdout) as { id: string };
     const created = await runCli(
       ['key', 'create', '--workspace', id, '--environment', 'sandbox', '--json'],
       env,
     );
-    expect(created.code).toBe(0);
+    expect(created.code, created.stdout).toBe(0);
     key = (JSON.parse(created.stdout) as { key: string }).key;
     // The probe table exists before the servers start, so their start-ups never race to create it.
     const database = createDatabase(parseDatabaseUrl(databaseUrl));
@@ -201,7 +210,7 @@ describe('limits across server processes', () => {
 
   afterAll(async () => {
     await Promise.all(servers.map(stopServeProcess));
-    rmSync(dir, { recursive: true, force: true });
+    await dropDatabase?.();
   });
 
   async function startPair(env: Record<string, string>): Promise<[ServingProcess, ServingProcess]> {
@@ -246,17 +255,21 @@ describe('limits across server processes', () => {
     for (const server of [a, b]) {
       expect(server.stderr()).not.toContain('rate limiter unavailable');
     }
-    await Promise.all([a, b].map(stopServeProcess));
+    // Both shut down cleanly, Redis connection included.
+    expect(await Promise.all([a, b].map(stopServeProcess))).toEqual([0, 0]);
   });
 
-  it('without Redis, each process has its own buckets: 5 per process, 10 in all', async () => {
-    const [a, b] = await startPair({ DATABASE_URL: databaseUrl, REDIS_URL: '', ...LIMITS });
-    const statuses = await burst([a, b]);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
-    // One more on each process finds its own bucket empty.
-    for (const server of [a, b]) {
-      await expectRateLimited(await listProbes(server.started.url, key));
-    }
-    await Promise.all([a, b].map(stopServeProcess));
-  });
+  // The contrast needs no second database: once is enough to show what Redis changes.
+  if (dialect === 'sqlite') {
+    it('without Redis, each process has its own buckets: 5 per process, 10 in all', async () => {
+      const [a, b] = await startPair({ DATABASE_URL: databaseUrl, REDIS_URL: '', ...LIMITS });
+      const statuses = await burst([a, b]);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+      // One more on each process finds its own bucket empty.
+      for (const server of [a, b]) {
+        await expectRateLimited(await listProbes(server.started.url, key));
+      }
+      await Promise.all([a, b].map(stopServeProcess));
+    });
+  }
 });
