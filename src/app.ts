@@ -5,6 +5,7 @@ import type { Database } from './db/schema.js';
 import { loadServiceSecret } from './db/service-secrets.js';
 import { registerAuth } from './http/auth.js';
 import { registerIdempotency } from './http/idempotency.js';
+import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { PaginationSchema, Paginator } from './http/pagination.js';
 import {
@@ -68,12 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   // JSON is the only request body type; anything else is a 415, not a silently ignored body.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
-  );
+  registerJsonBodyParser(app);
 
   // Hook order is the order of these calls: request id and problems, then who is calling, then
   // their rate limit, then (after body validation) idempotency.

@@ -50,22 +50,6 @@ function toHttpProblem(error: FastifyError, request: FastifyRequest): HttpProble
       return new HttpProblem('payload_too_large', {
         detail: `The request body exceeds the limit of ${BODY_LIMIT_BYTES} bytes.`,
       });
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new HttpProblem('malformed_json', {
-        detail: 'The body is empty but Content-Type is application/json; send a JSON value.',
-      });
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new HttpProblem('malformed_json', { detail: 'The body is not valid JSON.' });
-  }
-  if (error instanceof SyntaxError && error.statusCode === 400) {
-    return new HttpProblem('malformed_json', {
-      detail: `The body is not valid JSON: ${truncate(error.message)}.`,
-    });
-  }
-  if (error.statusCode === 400 && error.message.includes('prototype')) {
-    return new HttpProblem('malformed_json', {
-      detail: 'The body uses __proto__ or constructor.prototype keys, which are not accepted.',
-    });
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return new HttpProblem('bad_request', { detail: truncate(error.message) });

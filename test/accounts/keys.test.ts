@@ -1,20 +1,14 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/lib/clock.js';
 import { createIdGenerator } from '../../src/lib/ids.js';
 import { revokeApiKey } from '../../src/modules/accounts/accounts.service.js';
-import { createProbeTable, probeRoutes } from '../fixtures/probe-routes.js';
+import { withProbeRoutes } from '../fixtures/probe-routes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS } from '../helpers/databases.js';
 import { readJson } from '../helpers/http.js';
 import { expectProblem } from '../helpers/problems.js';
-
-const withProbes = async (app: FastifyInstance) => {
-  await createProbeTable(app.context.db);
-  await app.register(probeRoutes);
-};
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -25,7 +19,7 @@ function listProbes(baseUrl: string, headers: Record<string, string> = {}, query
 describe.each(DIALECTS)('API keys [%s]', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ dialect, setup: withProbes });
+    t = await startTestApp({ dialect, setup: withProbeRoutes });
   });
   afterAll(() => t.close());
 
@@ -144,7 +138,8 @@ describe.each(DIALECTS)('API keys [%s]', (dialect) => {
       const database = await createTestDatabase(dialect);
       const nodes: TestApp[] = [];
       try {
-        for (let i = 0; i < 2; i++) nodes.push(await startTestApp({ database, setup: withProbes }));
+        for (let i = 0; i < 2; i++)
+          nodes.push(await startTestApp({ database, setup: withProbeRoutes }));
         const [a, b] = nodes as [TestApp, TestApp];
         const created = await a.createKey();
         const headers = { authorization: `Bearer ${created.key}` };

@@ -18,6 +18,23 @@ export interface TestDatabase extends DatabaseHandle {
   cleanup(): Promise<void>;
 }
 
+function adminUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  return url;
+}
+
+/** One statement on its own connection to TEST_DATABASE_URL (DDL for isolated test databases). */
+async function adminQuery(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl() });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * An isolated, empty database: a fresh SQLite file, or a fresh PostgreSQL schema that is dropped
  * afterwards. Migrations are applied unless `migrate: false`.
@@ -41,13 +58,9 @@ export async function createTestDatabase(
     };
   }
 
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const url = adminUrl();
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
+  await adminQuery(`create schema ${schema}`);
   const handle = createDatabase(parseDatabaseUrl(url), { searchPath: schema, maxConnections: 5 });
   if (migrate) await migrateToLatest(handle);
   return {
@@ -56,10 +69,7 @@ export async function createTestDatabase(
     schema,
     async cleanup() {
       await handle.destroy();
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
+      await adminQuery(`drop schema if exists ${schema} cascade`);
     },
   };
 }
@@ -72,22 +82,12 @@ export async function createScratchPostgresDatabase(): Promise<{
   url: string;
   drop(): Promise<void>;
 }> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `firmwatch_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
+  await adminQuery(`create database ${name}`);
+  const url = new URL(adminUrl());
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
+    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
   };
 }

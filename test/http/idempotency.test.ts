@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../../src/http/idempotency.js';
 import { purgeExpiredIdempotencyRecords } from '../../src/http/idempotency.store.js';
 import { toTimestamp } from '../../src/lib/clock.js';
-import { countProbes, createProbeTable, probeRoutes } from '../fixtures/probe-routes.js';
+import { countProbes, withProbeRoutes } from '../fixtures/probe-routes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { readJson } from '../helpers/http.js';
@@ -17,10 +17,7 @@ describe.each(DIALECTS)('idempotency [%s]', (dialect) => {
   beforeAll(async () => {
     t = await startTestApp({
       dialect,
-      async setup(app) {
-        await createProbeTable(app.context.db);
-        await app.register(probeRoutes);
-      },
+      setup: withProbeRoutes,
     });
     key = (await t.createKey()).key;
   });

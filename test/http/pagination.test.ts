@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProbeTable, probeRoutes } from '../fixtures/probe-routes.js';
+import { withProbeRoutes } from '../fixtures/probe-routes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { type Json, readJson } from '../helpers/http.js';
@@ -12,10 +12,7 @@ describe.each(DIALECTS)('pagination [%s]', (dialect) => {
   beforeAll(async () => {
     t = await startTestApp({
       dialect,
-      async setup(app) {
-        await createProbeTable(app.context.db);
-        await app.register(probeRoutes);
-      },
+      setup: withProbeRoutes,
     });
   });
   afterAll(() => t.close());

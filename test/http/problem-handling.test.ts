@@ -89,18 +89,23 @@ describe('the contract layer', () => {
   it('400: malformed JSON', async () => {
     const problem = await expectProblem(await post('{"identifier": '), 400, 'malformed_json');
     expect(problem.errors).toBeUndefined();
+    // The parser's own words say what broke.
+    expect(problem.detail).toMatch(/^The body is not valid JSON: .*JSON/);
   });
 
   it('400: an empty body declared as JSON', async () => {
-    await expectProblem(await post(''), 400, 'malformed_json');
+    const problem = await expectProblem(await post(''), 400, 'malformed_json');
+    expect(problem.detail).toContain('empty');
   });
 
   it('400: prototype-poisoning keys', async () => {
-    await expectProblem(
-      await post('{"__proto__": {"admin": true}, "identifier": "x"}'),
-      400,
-      'malformed_json',
-    );
+    for (const body of [
+      '{"__proto__": {"admin": true}, "identifier": "x"}',
+      '{"constructor": {"prototype": {"admin": true}}}',
+    ]) {
+      const problem = await expectProblem(await post(body), 400, 'malformed_json');
+      expect(problem.detail).toContain('__proto__');
+    }
   });
 
   it('415: a body that is not JSON', async () => {

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../../src/config.js';
@@ -11,7 +10,7 @@ import {
   memoryTokenBuckets,
   redisTokenBuckets,
 } from '../../src/lib/token-bucket.js';
-import { createProbeTable, probeRoutes } from '../fixtures/probe-routes.js';
+import { createProbeTable, withProbeRoutes } from '../fixtures/probe-routes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import {
   PROBE_SERVER,
@@ -23,11 +22,6 @@ import {
 import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js';
 import { readJson } from '../helpers/http.js';
 import { expectProblem } from '../helpers/problems.js';
-
-const withProbes = async (app: FastifyInstance) => {
-  await createProbeTable(app.context.db);
-  await app.register(probeRoutes);
-};
 
 const PER_KEY: BucketPolicy = { capacity: 3, refillPerSecond: 1 };
 const PER_IP: BucketPolicy = { capacity: 2, refillPerSecond: 1 };
@@ -55,7 +49,10 @@ async function expectRateLimited(response: Response): Promise<void> {
 describe('rate limits in one process (memory buckets)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ rateLimits: { perKey: PER_KEY, perIp: PER_IP }, setup: withProbes });
+    t = await startTestApp({
+      rateLimits: { perKey: PER_KEY, perIp: PER_IP },
+      setup: withProbeRoutes,
+    });
   });
   afterAll(() => t.close());
 
@@ -102,7 +99,7 @@ describe('refill', () => {
     const t = await startTestApp({
       rateLimits: { perKey: PER_KEY, perIp: PER_IP },
       rateLimitStore: memoryTokenBuckets(() => now),
-      setup: withProbes,
+      setup: withProbeRoutes,
     });
     try {
       const { key } = await t.createKey();
@@ -140,7 +137,7 @@ describe('the limiter fails open', () => {
     const t = await startTestApp({
       rateLimits: { perKey: PER_KEY, perIp: PER_IP },
       rateLimitStore: redisTokenBuckets(redis),
-      setup: withProbes,
+      setup: withProbeRoutes,
     });
     try {
       const { key } = await t.createKey();

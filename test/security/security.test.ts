@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/modules/accounts/accounts.service.js';
 import { ALL_SCOPES } from '../../src/modules/accounts/scopes.js';
-import { createProbeTable, probeRoutes } from '../fixtures/probe-routes.js';
+import { withProbeRoutes } from '../fixtures/probe-routes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { type Json, readJson } from '../helpers/http.js';
@@ -15,10 +15,7 @@ describe.each(DIALECTS)('security of every authenticated operation [%s]', (diale
       dialect,
       // Revocation must be visible at once here; the 1-second bound has its own test.
       keyCacheTtlMs: 0,
-      async setup(app) {
-        await createProbeTable(app.context.db);
-        await app.register(probeRoutes);
-      },
+      setup: withProbeRoutes,
     });
   });
   afterAll(() => t.close());
