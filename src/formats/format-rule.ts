@@ -1,0 +1,47 @@
+/** The identifier types of the contract (section 2). */
+export const IDENTIFIER_TYPES = ['vat_number', 'tax_identifier', 'registration_number'] as const;
+export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
+
+/** Why a number is invalid; a check names what it verifies with the same words. */
+export type FormatCheck = 'length' | 'characters' | 'checksum' | 'prefix' | 'component';
+
+export type FormatOutcome =
+  | { status: 'valid'; normalized: string }
+  | { status: 'invalid'; normalized: string; reason: FormatCheck; message: string }
+  | { status: 'not_supported'; normalized: string };
+
+/**
+ * How one (country, identifier type) is recognised. Pure: no I/O, no HTTP. The same object feeds
+ * checks, the countries endpoint and docs/formats.md, so they cannot drift apart.
+ */
+export interface FormatRule {
+  countryCode: string;
+  identifierType: IdentifierType;
+  /** What the number is called, for people. */
+  name: string;
+  /** What is accepted and checked, for the countries endpoint. */
+  description: string;
+  /** Valid normalized numbers; each passes `check` and matches `pattern`. */
+  examples: readonly string[];
+  /** A regular expression every valid normalized number matches. */
+  pattern?: string;
+  /** What `check` verifies. */
+  checks: readonly FormatCheck[];
+  /** `partial` when a valid answer cannot rule out every invalid number (no checksum, open lists). */
+  coverage: 'supported' | 'partial';
+  /** Where the rule comes from. */
+  source: string;
+  check(input: string): FormatOutcome;
+}
+
+/**
+ * Normalisation shared by every rule: what people paste from invoices. Unicode is folded (NFKC, so
+ * full-width digits become digits), case is folded, and spaces of any kind, dots, dashes of any
+ * kind and slashes are removed.
+ */
+export function cleanIdentifier(input: string): string {
+  return input
+    .normalize('NFKC')
+    .toUpperCase()
+    .replace(/[\s.\u002D\u2010-\u2015\u2212/]/g, '');
+}

@@ -1,0 +1,222 @@
+import type { FormatRule } from '../format-rule.js';
+import { type StdnumValidator, stdnumRule, validatorOf } from './stdnum-rule.js';
+
+// The Swiss UID validator expects its CHE prefix; the rule strips it first.
+const swissUid: StdnumValidator = {
+  validate: (body) => validatorOf('CH', 'uid').validate(`CHE${body}`),
+};
+
+const source = (authority: string) => `${authority}; check-digit algorithm via stdnum`;
+
+export const switzerlandRules: FormatRule[] = [
+  stdnumRule({
+    countryCode: 'CH',
+    identifierType: 'vat_number',
+    name: 'MWST/TVA/IVA-Nummer',
+    description:
+      'CHE followed by 9 digits (the UID with a modulus 11 check digit); a trailing MWST, TVA, IVA or TPV is accepted and not part of the normalized number.',
+    validator: swissUid,
+    examples: ['CHE107787577', 'CHE100155212', 'CHE109910570'],
+    pattern: '^CHE[0-9]{9}$',
+    checks: ['prefix', 'length', 'characters', 'checksum'],
+    source: source('Swiss Federal Statistical Office, UID register'),
+    prefixes: ['CHE'],
+    suffixes: ['MWST', 'TVA', 'IVA', 'TPV'],
+  }),
+  stdnumRule({
+    countryCode: 'CH',
+    identifierType: 'registration_number',
+    name: 'Unternehmens-Identifikationsnummer (UID)',
+    description: 'CHE followed by 9 digits with a modulus 11 check digit.',
+    validator: swissUid,
+    examples: ['CHE107787577', 'CHE100155212', 'CHE109910570'],
+    pattern: '^CHE[0-9]{9}$',
+    checks: ['prefix', 'length', 'characters', 'checksum'],
+    source: source('Swiss Federal Statistical Office, UID register'),
+    prefixes: ['CHE'],
+  }),
+];
+
+export const norwayRules: FormatRule[] = [
+  stdnumRule({
+    countryCode: 'NO',
+    identifierType: 'vat_number',
+    name: 'Merverdiavgiftsnummer (MVA)',
+    description:
+      'NO, the 9-digit organisasjonsnummer (modulus 11 check digit) and MVA; prefix and suffix may be omitted.',
+    validator: validatorOf('NO', 'orgnr'),
+    examples: ['NO995525828MVA', 'NO988077917MVA'],
+    pattern: '^NO[0-9]{9}MVA$',
+    checks: ['prefix', 'length', 'characters', 'checksum'],
+    source: source('Brønnøysund Register Centre'),
+    prefixes: ['NO'],
+    suffixes: ['MVA'],
+    outputSuffix: 'MVA',
+  }),
+  stdnumRule({
+    countryCode: 'NO',
+    identifierType: 'registration_number',
+    name: 'Organisasjonsnummer',
+    description: '9 digits with a modulus 11 check digit.',
+    validator: validatorOf('NO', 'orgnr'),
+    examples: ['995525828', '988077917'],
+    pattern: '^[0-9]{9}$',
+    checks: ['length', 'characters', 'checksum'],
+    source: source('Brønnøysund Register Centre'),
+  }),
+];
+
+export const unitedStatesRules: FormatRule[] = [
+  stdnumRule({
+    countryCode: 'US',
+    identifierType: 'tax_identifier',
+    name: 'Employer Identification Number (EIN)',
+    description:
+      '9 digits, usually written XX-XXXXXXX; the first two must be a prefix the IRS assigns (its campus and internet prefixes). There is no check digit.',
+    validator: validatorOf('US', 'ein'),
+    examples: ['042103594', '536904399', '133898270'],
+    pattern:
+      '^(0[1-6]|1[0-6]|2[0-7]|3[0-9]|4[0-8]|5[0-9]|6[0-8]|7[1-7]|8[0-8]|9[0-5]|9[89])[0-9]{7}$',
+    checks: ['length', 'characters', 'component'],
+    source: 'IRS, "How EINs are assigned and valid EIN prefixes"',
+  }),
+];
+
+export const otherRules: FormatRule[] = [
+  stdnumRule({
+    countryCode: 'AU',
+    identifierType: 'vat_number',
+    name: 'Australian Business Number (ABN)',
+    description: '11 digits with a modulus 89 check (the number GST registration is attached to).',
+    validator: validatorOf('AU', 'abn'),
+    examples: ['83914571673', '51824753556'],
+    pattern: '^[0-9]{11}$',
+    checks: ['length', 'characters', 'checksum'],
+    source: source('Australian Business Register'),
+  }),
+  stdnumRule({
+    countryCode: 'AU',
+    identifierType: 'registration_number',
+    name: 'Australian Company Number (ACN)',
+    description: '9 digits with a weighted check digit.',
+    validator: validatorOf('AU', 'acn'),
+    examples: ['004085616', '010499966'],
+    pattern: '^[0-9]{9}$',
+    checks: ['length', 'characters', 'checksum'],
+    source: source('Australian Securities and Investments Commission'),
+  }),
+  stdnumRule({
+    countryCode: 'CA',
+    identifierType: 'vat_number',
+    name: 'Business Number (BN) / GST/HST registration',
+    description:
+      '9 digits with a Luhn check, optionally followed by a 2-letter program identifier and 4-digit reference (RT0001 for GST/HST).',
+    validator: validatorOf('CA', 'bn'),
+    examples: ['123026635', '123026635RC0001'],
+    pattern: '^[0-9]{9}([A-Z]{2}[0-9]{4})?$',
+    checks: ['length', 'characters', 'checksum', 'component'],
+    source: source('Canada Revenue Agency'),
+  }),
+  stdnumRule({
+    countryCode: 'BR',
+    identifierType: 'registration_number',
+    name: 'Cadastro Nacional da Pessoa Jurídica (CNPJ)',
+    description:
+      '14 characters: 12 digits (letters too, from July 2026) and 2 check digits, usually written 00.000.000/0000-00.',
+    validator: validatorOf('BR', 'cnpj'),
+    examples: ['16727230000197', '12ABC34501DE35'],
+    pattern: '^[0-9A-Z]{12}[0-9]{2}$',
+    checks: ['length', 'characters', 'checksum'],
+    source: source('Receita Federal do Brasil'),
+  }),
+  stdnumRule({
+    countryCode: 'IN',
+    identifierType: 'vat_number',
+    name: 'Goods and Services Tax Identification Number (GSTIN)',
+    description: '15 characters: state code, PAN, entity number, Z and a check character.',
+    validator: validatorOf('IN', 'gstin'),
+    examples: ['27AAPFU0939F1ZV', '29AAGCB7383J1Z4'],
+    pattern: '^[0-9]{2}[0-9A-Z]{10}[0-9A-Z]Z[0-9A-Z]$',
+    checks: ['length', 'characters', 'checksum', 'component'],
+    source: source('Goods and Services Tax Network'),
+  }),
+];
+
+// Company registration numbers of EU countries whose register numbers carry a check digit.
+export const euRegistrationRules: FormatRule[] = [
+  [
+    'FR',
+    'Numéro SIREN',
+    validatorOf('FR', 'siren'),
+    ['552008443', '732829320'],
+    '^[0-9]{9}$',
+    '9 digits with a Luhn check',
+    'INSEE, SIRENE register',
+  ],
+  [
+    'SE',
+    'Organisationsnummer',
+    validatorOf('SE', 'orgnr'),
+    ['1234567897', '5560360793'],
+    '^[0-9]{10}$',
+    '10 digits with a Luhn check',
+    'Bolagsverket',
+  ],
+  [
+    'FI',
+    'Y-tunnus (Business ID)',
+    validatorOf('FI', 'ytunnus'),
+    ['20774740', '07375462'],
+    '^[0-9]{8}$',
+    '7 digits, a dash and a check digit',
+    'Finnish Patent and Registration Office',
+  ],
+  [
+    'DK',
+    'CVR-nummer',
+    validatorOf('DK', 'cvr'),
+    ['13585628', '19319970'],
+    '^[0-9]{8}$',
+    '8 digits with a modulus 11 check',
+    'Danish Business Authority (CVR)',
+  ],
+  [
+    'CZ',
+    'Identifikační číslo osoby (IČO)',
+    validatorOf('CZ', 'ico'),
+    ['25596641', '27082440', '00023205'],
+    '^[0-9]{8}$',
+    '8 digits with a modulus 11 check',
+    'Czech Statistical Office, ARES',
+  ],
+  [
+    'EE',
+    'Registrikood',
+    validatorOf('EE', 'registrikood'),
+    ['12345678', '10137319'],
+    '^[0-9]{8}$',
+    '8 digits with a check digit',
+    'Estonian e-Business Register',
+  ],
+  [
+    'PL',
+    'REGON',
+    validatorOf('PL', 'regon'),
+    ['123456785', '192598184'],
+    '^[0-9]{9}([0-9]{5})?$',
+    '9 or 14 digits with check digits',
+    'Statistics Poland',
+  ],
+].map(([countryCode, name, validator, examples, pattern, text, authority]) =>
+  stdnumRule({
+    countryCode: countryCode as string,
+    identifierType: 'registration_number',
+    name: name as string,
+    description: `${text}.`,
+    validator: validator as StdnumValidator,
+    examples: examples as string[],
+    pattern: pattern as string,
+    checks: ['length', 'characters', 'checksum'],
+    source: source(authority as string),
+  }),
+);
