@@ -3,8 +3,10 @@
  * the same run (absolute figures depend on the machine; ratios much less so).
  */
 import { authOverhead } from './auth-overhead.js';
+import { formatChecks } from './format-checks.js';
 
 const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
+  { name: 'format checks over a mixed corpus (one core)', run: formatChecks },
   {
     name: 'authenticated discovery vs bare Fastify (16 connections, median of 3 x 2 s)',
     run: authOverhead,

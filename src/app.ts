@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseHandle } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { loadServiceSecret } from './db/service-secrets.js';
+import { FORMAT_RULES } from './formats/registry.js';
 import { registerAuth } from './http/auth.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonBodyParser } from './http/json-body.js';
@@ -20,9 +21,13 @@ import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
 import type { TokenBucketStore } from './lib/token-bucket.js';
 import { createKeyVerifier } from './modules/accounts/key-verifier.js';
+import { countriesRoutes } from './modules/countries/countries.routes.js';
+import { CountryCapabilitySchema } from './modules/countries/countries.schemas.js';
+import { buildCountryCapabilities } from './modules/countries/countries.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
 import { publicUrls } from './modules/discovery/discovery.service.js';
 import { referenceRoutes } from './modules/discovery/reference.routes.js';
+import type { SourceCoverage } from './sources/source-coverage.js';
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -35,6 +40,8 @@ export interface AppDeps {
   rateLimit: { store: TokenBucketStore; policies: RateLimitPolicies };
   /** How long a verified key is trusted without a database lookup (default 500 ms). */
   keyCacheTtlMs?: number;
+  /** What the registry sources cover, for the countries endpoint. */
+  sourceCoverage?: SourceCoverage[];
 }
 
 /** What every module's routes get: the database and the shared request machinery. */
@@ -63,7 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setValidatorCompiler(validatorCompiler);
-  for (const schema of [ProblemSchema, PaginationSchema]) {
+  for (const schema of [ProblemSchema, PaginationSchema, CountryCapabilitySchema]) {
     app.addSchema(schema);
     addSharedSchema(schema);
   }
@@ -93,6 +100,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(discoveryRoutes, { urls });
   await app.register(referenceRoutes, { urls });
+  await app.register(countriesRoutes, {
+    capabilities: buildCountryCapabilities(FORMAT_RULES, deps.sourceCoverage ?? []),
+  });
 
   return app;
 }

@@ -40,7 +40,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
       security: [{ bearerAuth: [] }],
-      tags: [{ name: 'Discovery', description: 'What this API is and where its reference lives.' }],
+      tags: [
+        { name: 'Discovery', description: 'What this API is and where its reference lives.' },
+        {
+          name: 'Countries',
+          description: 'Which identifier types each country supports, and how they are checked.',
+        },
+      ],
     },
     // Name components after their $id (Problem, Discovery) rather than def-0, def-1.
     refResolver: {

@@ -1,0 +1,18 @@
+import type { IdentifierType } from '../formats/format-rule.js';
+
+export type Coverage = 'supported' | 'partial' | 'not_verified' | 'not_supported';
+
+/**
+ * What a registry source declares it can do for one country. Sources (issue 5) publish these; the
+ * countries endpoint combines them with the format rules, so capabilities never drift from what
+ * checks actually do.
+ */
+export interface SourceCoverage {
+  countryCode: string;
+  companySearch: Coverage;
+  identifiers: ReadonlyArray<{
+    identifierType: IdentifierType;
+    registryMatch: Coverage;
+    companyLegalStatus: Coverage;
+  }>;
+}
