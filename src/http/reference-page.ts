@@ -76,8 +76,11 @@ function renderSchema(schema: Schema | undefined, depth = 0): string {
   }
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const rows = Object.entries(properties).map(([name, property]) => {
+    // Inline objects, and arrays of inline objects, are expanded in place; $refs link instead.
+    const items = property.items as Schema | undefined;
+    const inner = property.type === 'array' && items?.type === 'object' ? items : property;
     const nested =
-      property.type === 'object' && property.properties ? renderSchema(property, depth + 1) : '';
+      inner.type === 'object' && inner.properties ? renderSchema(inner, depth + 1) : '';
     return `<tr><td><code>${escapeHtml(name)}</code></td><td>${typeLabel(property)}</td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${notes(property)}${nested}</td></tr>`;
   });
   const extra =

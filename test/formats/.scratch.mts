@@ -1,0 +1,11 @@
+import { checkFormat } from '../../src/formats/registry.ts';
+const c: [string,string,string][] = [
+ ['BE','vat_number','BE (0)468.561.072'],['DK','vat_number','DK: 21599336'],['IT','vat_number','IT: 02331250163'],['GR','vat_number','EL: 094279805'],['LU','vat_number','LU: 20993674'],['CH','registration_number','CHE 113.042.942.'],
+ ['DE','registration_number','Köln HRB 21508'],['DE','registration_number','Amtsgericht Köln, HRB 21508'],['DE','registration_number','Berlin HRB 87447 B'],['DE','registration_number','AG Charlottenburg (Berlin) HRB 103587 B'],['DE','registration_number','Amtsgericht München HRB 178881'],['DE','registration_number','Pinneberg GNR 1 IZ'],['DE','registration_number','GNR 1 IZ'],['DE','registration_number','PR 8'],['DE','registration_number','GnR 1'],['DE','registration_number','HRA 350654, Mannheim'],['DE','registration_number','HRB 1234567'],['DE','registration_number','HRC 1234'],['DE','registration_number','HRB 0'],['DE','registration_number','Amtsgericht Düsseldorf HRB 16894'],['DE','registration_number','Registergericht: Amtsgericht München, HRB 1'],
+ ['CH','vat_number','CHE-107.787.577 ZZZ'],['CH','registration_number','ZZZ-107.787.577'],['CH','vat_number','CHE-10A.787.577 MWST'],
+ ['US','tax_identifier','91-11444A2'],['US','tax_identifier','911-14-4442'],['GB','vat_number','GD100'],['GB','vat_number','HA501'],['GB','vat_number','ZZ100'],['GB','vat_number','GD600'],['GB','vat_number','XI 980 7806 84'],['GB','vat_number','GD888810003'],
+ ['FI','vat_number','FI 2094606'],['FI','registration_number','209460-3'],['SE','vat_number','SE 556058115802'],['BR','registration_number','61882613000I94'],['CA','vat_number','12302 6635 AA 0001'],['CA','vat_number','12302 6635 RC OOO1'],
+ ['NO','vat_number','NO 995 525 828 MVA'],['NO','vat_number','995525828'],['NO','vat_number','995525828MVA'],['GR','vat_number','GR 094259216'],['GR','vat_number','094259216'],['DE','vat_number','de 136.695.976'],['DE','vat_number','FR40303265045'],
+ ['NL','vat_number','NL4495445B01'],['BE','vat_number','BE 444.503.092'],['GR','vat_number','EL 94051189'],['IE','vat_number','IE 8223200u'],['RO','vat_number','RO 573768'],
+];
+for (const [cc,t,i] of c) console.log(cc,t,JSON.stringify(i),JSON.stringify(checkFormat(cc,t as any,i)));
