@@ -36,12 +36,12 @@ export interface FormatRule {
 
 /**
  * Normalisation shared by every rule: what people paste from invoices. Unicode is folded (NFKC, so
- * full-width digits become digits), case is folded, and spaces of any kind, dots, dashes of any
- * kind and slashes are removed.
+ * full-width digits become digits), case is folded, and spaces of any kind, dots, commas, colons,
+ * dashes of any kind and slashes are removed ("DK: 21599336", "DE 136,695 976").
  */
 export function cleanIdentifier(input: string): string {
   return input
     .normalize('NFKC')
     .toUpperCase()
-    .replace(/[\s.\u002D\u2010-\u2015\u2212/]/g, '');
+    .replace(/[\s.,:\u002D\u2010-\u2015\u2212/]/g, '');
 }

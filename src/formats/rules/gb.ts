@@ -1,5 +1,6 @@
 import { cleanIdentifier, type FormatOutcome, type FormatRule } from '../format-rule.js';
-import { stdnumRule, validatorOf } from './stdnum-rule.js';
+import { ukVat } from './corrected-validators.js';
+import { stdnumRule } from './stdnum-rule.js';
 
 /**
  * UK VAT numbers: GB for Great Britain, XI for Northern Ireland (the same number, used for trade in
@@ -11,7 +12,7 @@ export const gbVatRule: FormatRule = stdnumRule({
   name: 'VAT registration number',
   description:
     'GB or XI followed by 9 digits (12 with a branch suffix), or GD/HA and 3 digits for government departments and health authorities. The prefix may be omitted.',
-  validator: validatorOf('GB', 'vat'),
+  validator: ukVat,
   examples: ['GB980780684', 'GB340804329', 'XI980780684', 'GBGD001', 'GBHA500'],
   pattern: '^(GB|XI)([0-9]{9}|[0-9]{12}|GD[0-4][0-9]{2}|HA[5-9][0-9]{2}|(GD|HA)8888[0-9]{5})$',
   checks: ['prefix', 'length', 'characters', 'checksum', 'component'],

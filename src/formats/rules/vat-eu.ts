@@ -1,4 +1,5 @@
 import type { FormatRule } from '../format-rule.js';
+import { bulgarianVat, czechDic, dutchBtw, slovakDph } from './corrected-validators.js';
 import { type StdnumValidator, stdnumRule, validatorOf } from './stdnum-rule.js';
 
 interface EuVat {
@@ -37,7 +38,7 @@ const EU: EuVat[] = [
     countryCode: 'BG',
     prefix: 'BG',
     name: 'Идентификационен номер по ДДС',
-    validator: validatorOf('BG', 'vat'),
+    validator: bulgarianVat,
     body: '[0-9]{9,10}',
     body_text: '9 digits (legal entities) or 10 digits (individuals)',
     examples: ['BG175074752'],
@@ -55,7 +56,7 @@ const EU: EuVat[] = [
     countryCode: 'CZ',
     prefix: 'CZ',
     name: 'DIČ',
-    validator: validatorOf('CZ', 'dic'),
+    validator: czechDic,
     body: '[0-9]{8,10}',
     body_text: '8 digits (legal entities) or 9 to 10 digits (individuals)',
     examples: ['CZ25123891'],
@@ -190,7 +191,7 @@ const EU: EuVat[] = [
     countryCode: 'NL',
     prefix: 'NL',
     name: 'Btw-identificatienummer',
-    validator: validatorOf('NL', 'btw'),
+    validator: dutchBtw,
     body: '[0-9]{9}B[0-9]{2}',
     body_text: '9 digits, B, 2 digits',
     examples: ['NL004495445B01', 'NL002455799B11'],
@@ -244,9 +245,9 @@ const EU: EuVat[] = [
     countryCode: 'SK',
     prefix: 'SK',
     name: 'Identifikačné číslo pre daň z pridanej hodnoty (IČ DPH)',
-    validator: validatorOf('SK', 'dph'),
+    validator: slovakDph,
     body: '[0-9]{10}',
-    body_text: '10 digits divisible by 11',
+    body_text: '10 digits divisible by 11, the third one of 2, 3, 4, 7, 8, 9',
     examples: ['SK2022749619'],
   },
 ];
