@@ -1,7 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DatabaseHandle } from './db/database.js';
-import type { Database } from './db/schema.js';
+import type { Database, EnvironmentName } from './db/schema.js';
 import { loadServiceSecret } from './db/service-secrets.js';
 import { FORMAT_RULES } from './formats/registry.js';
 import { registerAuth } from './http/auth.js';
@@ -21,13 +21,24 @@ import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
 import type { TokenBucketStore } from './lib/token-bucket.js';
 import { createKeyVerifier } from './modules/accounts/key-verifier.js';
+import { checksRoutes } from './modules/checks/checks.routes.js';
+import {
+  CheckSchema,
+  EvidenceSchema,
+  IdentifierSchema,
+  WarningSchema,
+} from './modules/checks/checks.schemas.js';
+import type { ChecksDeps } from './modules/checks/checks.service.js';
+import { companiesRoutes } from './modules/companies/companies.routes.js';
+import { CompanySchema, SourceSchema } from './modules/companies/companies.schemas.js';
 import { countriesRoutes } from './modules/countries/countries.routes.js';
 import { CountryCapabilitySchema } from './modules/countries/countries.schemas.js';
 import { buildCountryCapabilities } from './modules/countries/countries.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
 import { publicUrls } from './modules/discovery/discovery.service.js';
 import { referenceRoutes } from './modules/discovery/reference.routes.js';
-import type { SourceCoverage } from './sources/source-coverage.js';
+import { noRegistrySource, type RegistrySource } from './sources/registry-source.js';
+import { sandboxSource } from './sources/sandbox/sandbox-source.js';
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -40,8 +51,10 @@ export interface AppDeps {
   rateLimit: { store: TokenBucketStore; policies: RateLimitPolicies };
   /** How long a verified key is trusted without a database lookup (default 500 ms). */
   keyCacheTtlMs?: number;
-  /** What the registry sources cover, for the countries endpoint. */
-  sourceCoverage?: SourceCoverage[];
+  /** Registry sources per environment (default: sandbox fixtures; none live yet). */
+  sources?: Record<EnvironmentName, RegistrySource>;
+  /** New company snapshots per workspace, environment and UTC day (default 10,000). */
+  snapshotsPerDay?: number;
 }
 
 /** What every module's routes get: the database and the shared request machinery. */
@@ -70,7 +83,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setValidatorCompiler(validatorCompiler);
-  for (const schema of [ProblemSchema, PaginationSchema, CountryCapabilitySchema]) {
+  for (const schema of [
+    ProblemSchema,
+    PaginationSchema,
+    CountryCapabilitySchema,
+    SourceSchema,
+    CompanySchema,
+    IdentifierSchema,
+    EvidenceSchema,
+    WarningSchema,
+    CheckSchema,
+  ]) {
     app.addSchema(schema);
     addSharedSchema(schema);
   }
@@ -100,9 +123,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(discoveryRoutes, { urls });
   await app.register(referenceRoutes, { urls });
+  const sources = deps.sources ?? { sandbox: sandboxSource(), live: noRegistrySource };
   await app.register(countriesRoutes, {
-    capabilities: buildCountryCapabilities(FORMAT_RULES, deps.sourceCoverage ?? []),
+    capabilities: {
+      sandbox: buildCountryCapabilities(FORMAT_RULES, sources.sandbox.coverage),
+      live: buildCountryCapabilities(FORMAT_RULES, sources.live.coverage),
+    },
   });
+  const checksDeps: ChecksDeps = {
+    clock: deps.clock,
+    newId: deps.newId,
+    snapshotsPerDay: deps.snapshotsPerDay ?? 10_000,
+    sourceFor: (principal) => sources[principal.environment],
+  };
+  await app.register(checksRoutes, { deps: checksDeps });
+  await app.register(companiesRoutes, { deps: checksDeps });
 
   return app;
 }

@@ -50,11 +50,34 @@ export interface ServiceSecretsTable {
   created_at: string;
 }
 
+export interface CompaniesTable {
+  id: string;
+  workspace_id: string;
+  environment: EnvironmentName;
+  /** The source's own identity of the company: the same company refreshes the same row. */
+  source_key: string;
+  /** The Company object as the API returns it (JSON). */
+  snapshot: string;
+  retrieved_at: string;
+  created_at: string;
+}
+
+export interface ChecksTable {
+  id: string;
+  workspace_id: string;
+  environment: EnvironmentName;
+  created_at: string;
+  /** The Check object exactly as it was returned (JSON). */
+  body: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
   service_secrets: ServiceSecretsTable;
+  companies: CompaniesTable;
+  checks: ChecksTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;

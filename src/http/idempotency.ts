@@ -22,6 +22,21 @@ declare module 'fastify' {
   }
 }
 
+/** The header, as documented on every idempotent operation (the hook above enforces it). */
+export const IdempotencyKeyHeaders = {
+  type: 'object',
+  properties: {
+    'idempotency-key': {
+      type: 'string',
+      minLength: 8,
+      maxLength: 128,
+      pattern: '^[A-Za-z0-9._-]{8,128}$',
+      description: 'Reuse the same key, with the same body, when retrying; kept for 24 hours.',
+    },
+  },
+  required: ['idempotency-key'],
+} as const;
+
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A claim held this long without completing belongs to a crashed request. */
 export const IDEMPOTENCY_LEASE_MS = 60 * 1000;

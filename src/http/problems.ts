@@ -110,12 +110,25 @@ export const PROBLEM_TYPES = {
     description:
       'Too many requests for this key (or, on public operations, this client address). Wait `Retry-After` seconds; `RateLimit-Remaining` and `RateLimit-Reset` help pace requests.',
   },
+  snapshot_allowance_exceeded: {
+    status: 429,
+    title: 'Snapshot allowance exceeded',
+    retryable: true,
+    description:
+      'The request would store more new company snapshots than the daily allowance of this workspace and environment permits. Companies already stored can still be refreshed; the allowance resets at midnight UTC (`Retry-After`).',
+  },
   internal_error: {
     status: 500,
     title: 'Internal error',
     retryable: true,
     description:
       'The service failed unexpectedly; nothing was committed. Retry with the same Idempotency-Key.',
+  },
+  upstream_unavailable: {
+    status: 502,
+    title: 'Upstream failure',
+    retryable: true,
+    description: 'The company registry behind a search did not answer. Retry after `Retry-After`.',
   },
   service_unavailable: {
     status: 503,
@@ -149,6 +162,9 @@ export const FIELD_ERROR_CODES = {
   duplicate_items: 'The array has the same item more than once.',
   too_many_properties: 'The object has more properties than allowed.',
   too_few_properties: 'The object needs at least one property.',
+  not_allowed: 'The field is not allowed together with the other values of the request.',
+  not_supported:
+    'The value is valid but not supported here (for example a country without company search).',
   invalid: 'The value breaks a rule of the contract.',
 } as const;
 

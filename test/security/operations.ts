@@ -71,7 +71,73 @@ export const PROBE_OPERATIONS: SecuredOperation[] = [
   },
 ];
 
-/** Real API operations. Later issues append theirs (checks, companies, monitors, events, usage). */
-export const API_OPERATIONS: SecuredOperation[] = [];
+async function postJson(
+  baseUrl: string,
+  key: string,
+  path: string,
+  body: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      'idempotency-key': uniqueIdempotencyKey(),
+    },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+const SANDBOX_CHECK = {
+  identifier_type: 'vat_number',
+  identifier: 'GB999000005',
+  country_code: 'GB',
+};
+const SANDBOX_SEARCH = { country_code: 'GB', name: 'Sandbox Active' };
+
+/** Real API operations. Later issues append theirs (monitors, events, usage). */
+export const API_OPERATIONS: SecuredOperation[] = [
+  {
+    name: 'create check',
+    method: 'POST',
+    path: '/checks',
+    scope: 'checks:write',
+    body: SANDBOX_CHECK,
+    idempotent: true,
+    successStatus: 201,
+  },
+  { name: 'list checks', method: 'GET', path: '/checks', scope: 'checks:read', successStatus: 200 },
+  {
+    name: 'get check',
+    method: 'GET',
+    path: '/checks/{check_id}',
+    scope: 'checks:read',
+    createResource: async (baseUrl, key) =>
+      (await postJson(baseUrl, key, '/checks', SANDBOX_CHECK)).id as string,
+    successStatus: 200,
+  },
+  {
+    name: 'search companies',
+    method: 'POST',
+    path: '/companies/search',
+    scope: 'companies:read',
+    body: SANDBOX_SEARCH,
+    idempotent: true,
+    successStatus: 200,
+  },
+  {
+    name: 'get company',
+    method: 'GET',
+    path: '/companies/{company_id}',
+    scope: 'companies:read',
+    createResource: async (baseUrl, key) => {
+      const list = await postJson(baseUrl, key, '/companies/search', SANDBOX_SEARCH);
+      return ((list.data as Array<{ id: string }>)[0] as { id: string }).id;
+    },
+    successStatus: 200,
+  },
+];
 
 export const SECURED_OPERATIONS = [...API_OPERATIONS, ...PROBE_OPERATIONS];

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-workspaces.js';
 import * as m0002 from './0002-accounts-and-request-guarantees.js';
+import * as m0003 from './0003-checks-and-companies.js';
 
 /**
  * Every migration, in order. A static list rather than a directory scan: it survives bundling and
@@ -9,4 +10,5 @@ import * as m0002 from './0002-accounts-and-request-guarantees.js';
 export const migrations: Record<string, Migration> = {
   '0001-workspaces': m0001,
   '0002-accounts-and-request-guarantees': m0002,
+  '0003-checks-and-companies': m0003,
 };

@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { EnvironmentName } from '../../db/schema.js';
 import { MAX_LIMIT } from '../../http/pagination.js';
 import { HttpProblem } from '../../http/problems.js';
 import { problemResponses } from '../../http/responses.js';
@@ -11,10 +12,15 @@ import {
 } from './countries.schemas.js';
 import { filterCountries, findCountry } from './countries.service.js';
 
-export const countriesRoutes: FastifyPluginAsync<{ capabilities: CountryCapability[] }> = async (
-  app,
-  { capabilities },
-) => {
+/**
+ * Capabilities depend on the environment's registry sources. The endpoint is public: a caller
+ * with a valid key sees its environment's capabilities, anyone else those of live.
+ */
+export const countriesRoutes: FastifyPluginAsync<{
+  capabilities: Record<EnvironmentName, CountryCapability[]>;
+}> = async (app, options) => {
+  const capabilitiesFor = (request: FastifyRequest) =>
+    options.capabilities[request.principal?.environment ?? 'live'];
   app.get(
     '/v1/countries',
     {
@@ -34,7 +40,7 @@ export const countriesRoutes: FastifyPluginAsync<{ capabilities: CountryCapabili
       // All countries fit in one page: there is no cursor, and has_more is always false.
       return {
         object: 'list' as const,
-        data: filterCountries(capabilities, query),
+        data: filterCountries(capabilitiesFor(request), query),
         pagination: { limit: MAX_LIMIT, has_more: false },
       };
     },
@@ -54,7 +60,7 @@ export const countriesRoutes: FastifyPluginAsync<{ capabilities: CountryCapabili
     },
     async (request) => {
       const { country_code } = request.params as { country_code: string };
-      const country = findCountry(capabilities, country_code);
+      const country = findCountry(capabilitiesFor(request), country_code);
       if (!country) {
         throw new HttpProblem('not_found', {
           detail: `No capabilities are published for country ${country_code.slice(0, 10)}; GET /v1/countries lists them.`,

@@ -1,0 +1,87 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
+import { ListSchema, type PageRequest, PaginationQuery } from '../../http/pagination.js';
+import { problemResponses } from '../../http/responses.js';
+import type { Principal } from '../accounts/key-verifier.js';
+import { CheckCreateBody, type CheckCreateRequest, CheckParams } from './checks.schemas.js';
+import { type ChecksDeps, createCheck, getCheck, listChecks } from './checks.service.js';
+
+export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
+  const { db, paginator } = app.context;
+  const principalOf = (request: { principal: Principal | undefined }) => {
+    if (!request.principal) throw new Error('authenticated route without a principal');
+    return request.principal;
+  };
+
+  app.post(
+    '/v1/checks',
+    {
+      config: { scope: 'checks:write', idempotency: 'checks.create' },
+      schema: {
+        operationId: 'createCheck',
+        summary: 'Check an identifier',
+        description:
+          'Computes four separate findings: format, registry match, tax authority (never a live call) and company legal status. An invalid format or a missing registry association is still a 201 check.',
+        tags: ['Checks'],
+        headers: IdempotencyKeyHeaders,
+        body: CheckCreateBody,
+        response: {
+          201: { $ref: 'Check#', description: 'The completed check.' },
+          ...problemResponses(400, 401, 402, 403, 409, 413, 415, 422, 429, 500, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      return completeOperation(request, reply, db, 201, async (trx) => {
+        const check = await createCheck(trx, deps, principal, request.body as CheckCreateRequest);
+        return { body: check, headers: { location: `/v1/checks/${check.id}` } };
+      });
+    },
+  );
+
+  app.get(
+    '/v1/checks',
+    {
+      config: { scope: 'checks:read' },
+      schema: {
+        operationId: 'listChecks',
+        summary: 'List checks, newest first',
+        tags: ['Checks'],
+        querystring: PaginationQuery,
+        response: {
+          200: ListSchema({ $ref: 'Check#' } as never),
+          ...problemResponses(400, 401, 403, 422, 429, 500, 503),
+        },
+      },
+    },
+    async (request) => {
+      const page = await listChecks(
+        db,
+        paginator,
+        principalOf(request),
+        request.query as PageRequest,
+      );
+      return { object: 'list', data: page.rows, pagination: page.pagination };
+    },
+  );
+
+  app.get(
+    '/v1/checks/:check_id',
+    {
+      config: { scope: 'checks:read' },
+      schema: {
+        operationId: 'getCheck',
+        summary: 'Get a check as it was created',
+        tags: ['Checks'],
+        params: CheckParams,
+        response: {
+          200: { $ref: 'Check#', description: 'The check.' },
+          ...problemResponses(401, 403, 404, 429, 500, 503),
+        },
+      },
+    },
+    async (request) =>
+      getCheck(db, principalOf(request), (request.params as { check_id: string }).check_id),
+  );
+};

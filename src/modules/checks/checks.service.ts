@@ -1,0 +1,268 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { IdentifierType } from '../../formats/format-rule.js';
+import { checkFormat } from '../../formats/registry.js';
+import type { Page, PageRequest, Paginator } from '../../http/pagination.js';
+import { HttpProblem } from '../../http/problems.js';
+import { toTimestamp } from '../../lib/clock.js';
+import type { LookupResult, RegistrySource } from '../../sources/registry-source.js';
+import type { Principal } from '../accounts/key-verifier.js';
+import type { Company } from '../companies/companies.schemas.js';
+import {
+  type CompaniesDeps,
+  saveCompanySnapshots,
+  scopeOf,
+} from '../companies/companies.service.js';
+import type { Check, CheckCreateRequest, Evidence, Warning } from './checks.schemas.js';
+import { findCheckBody, insertCheck, listCheckRows } from './checks.store.js';
+import { sameCompanyName } from './company-name.js';
+
+type RegistryFindings = Pick<Check, 'registry_match_status' | 'company_legal_status'> & {
+  company?: Company;
+  evidence: Evidence[];
+  warnings: Warning[];
+};
+
+/**
+ * Checks never call a tax authority (contract section 1). For numbers a tax authority issues the
+ * finding is `not_supported`; for company register numbers it does not apply.
+ */
+function taxAuthorityStatus(type: IdentifierType): Check['tax_authority_status'] {
+  return type === 'registration_number' ? 'not_applicable' : 'not_supported';
+}
+
+function registryNotSupported(country: string, principal: Principal): RegistryFindings {
+  const where =
+    principal.environment === 'sandbox'
+      ? `The sandbox has registry fixtures for GB, DE and US only, not ${country}.`
+      : `No live registry source covers ${country} for this identifier type yet.`;
+  return {
+    registry_match_status: 'not_supported',
+    company_legal_status: 'not_supported',
+    evidence: [],
+    warnings: [
+      {
+        dimension: 'registry_match',
+        code: 'registry_not_supported',
+        message: `${where} The format was still checked.`,
+        retryable: false,
+      },
+    ],
+  };
+}
+
+async function registryFindings(
+  db: Kysely<Database>,
+  deps: CompaniesDeps,
+  principal: Principal,
+  source: RegistrySource,
+  lookup: LookupResult,
+  retrievedAt: string,
+): Promise<RegistryFindings> {
+  const evidence = (dimension: Evidence['dimension'], raw_status?: string): Evidence => ({
+    dimension,
+    source_type: source.info.source_type,
+    ...(source.info.source_name ? { source_name: source.info.source_name } : {}),
+    ...(source.info.source_url ? { source_url: source.info.source_url } : {}),
+    ...(raw_status ? { raw_status } : {}),
+    retrieved_at: retrievedAt,
+  });
+  switch (lookup.outcome) {
+    case 'matched': {
+      const [company] = await saveCompanySnapshots(db, deps, scopeOf(principal), source.info, [
+        lookup.company,
+      ]);
+      return {
+        registry_match_status: 'matched',
+        company_legal_status: lookup.company.company_legal_status,
+        ...(company ? { company } : {}),
+        evidence: [
+          evidence('registry_match', 'matched'),
+          evidence('company_legal', lookup.company.raw_company_legal_status),
+        ],
+        warnings: [],
+      };
+    }
+    case 'ambiguous':
+      return {
+        registry_match_status: 'ambiguous',
+        // Several companies, no one legal status: that finding was not made.
+        company_legal_status: 'not_checked',
+        evidence: [evidence('registry_match', 'ambiguous')],
+        warnings: [
+          {
+            dimension: 'registry_match',
+            code: 'registry_ambiguous',
+            message: `${lookup.companies.length} companies in the registry carry this number; search by name (POST /companies/search) to tell them apart.`,
+            retryable: false,
+          },
+        ],
+      };
+    case 'not_matched':
+      return {
+        registry_match_status: 'not_matched',
+        // No associated company, so no legal status to report; this is not a negative finding.
+        company_legal_status: 'not_applicable',
+        evidence: [evidence('registry_match', 'not_matched')],
+        warnings: [],
+      };
+    case 'unavailable':
+      // Kept as unavailable: an outage is never turned into not_matched or invalid.
+      return {
+        registry_match_status: 'unavailable',
+        company_legal_status: 'unavailable',
+        evidence: [evidence('registry_match', 'unavailable')],
+        warnings: [
+          {
+            dimension: 'registry_match',
+            code: 'registry_unavailable',
+            message: `The company registry did not answer (${lookup.reason}); retry the check later.`,
+            retryable: true,
+          },
+        ],
+      };
+  }
+}
+
+export interface ChecksDeps extends CompaniesDeps {
+  /** The registry source of the caller's environment. */
+  sourceFor(principal: Principal): RegistrySource;
+}
+
+/** Computes the four findings separately, stores the check and returns it. */
+export async function createCheck(
+  db: Kysely<Database>,
+  deps: ChecksDeps,
+  principal: Principal,
+  request: CheckCreateRequest,
+): Promise<Check> {
+  const now = toTimestamp(deps.clock.now());
+  const country = request.country_code.toUpperCase();
+  const format = checkFormat(country, request.identifier_type, request.identifier);
+  const source = deps.sourceFor(principal);
+  const warnings: Warning[] = [];
+  const evidence: Evidence[] = [];
+
+  if (format.status === 'not_supported') {
+    warnings.push({
+      dimension: 'format',
+      code: 'format_not_supported',
+      message: `No format rule is published for ${request.identifier_type} in ${country}; the number's format was not checked.`,
+      retryable: false,
+    });
+  } else {
+    evidence.push({
+      dimension: 'format',
+      source_type: 'vatfind_rules',
+      source_name: 'firmwatch format rules',
+      ...(format.status === 'invalid' ? { raw_status: `invalid_${format.reason}` } : {}),
+      retrieved_at: now,
+    });
+  }
+
+  let registry: RegistryFindings;
+  if (format.status === 'invalid') {
+    // An invalid number is not looked up: the registry findings were not made.
+    registry = {
+      registry_match_status: 'not_checked',
+      company_legal_status: 'not_checked',
+      evidence: [],
+      warnings: [
+        {
+          dimension: 'format',
+          code: 'format_invalid',
+          message: `The number ${format.message}; the registry was not queried.`,
+          retryable: false,
+        },
+      ],
+    };
+  } else if (!source.supports(country, request.identifier_type)) {
+    registry = registryNotSupported(country, principal);
+  } else {
+    const lookup = await source.lookup({
+      countryCode: country,
+      identifierType: request.identifier_type,
+      normalized: format.normalized,
+    });
+    registry = await registryFindings(db, deps, principal, source, lookup, now);
+  }
+
+  if (
+    request.company_name &&
+    registry.company &&
+    !sameCompanyName(request.company_name, registry.company.legal_name)
+  ) {
+    warnings.push({
+      dimension: 'registry_match',
+      code: 'company_name_mismatch',
+      message: `The company_name given does not match the registered legal name "${registry.company.legal_name}". No finding was changed.`,
+      retryable: false,
+    });
+  }
+
+  const check: Check = {
+    id: deps.newId('chk'),
+    object: 'check',
+    processing_status: 'completed',
+    source: 'api',
+    identifier: {
+      type: request.identifier_type,
+      input: request.identifier,
+      normalized: format.normalized,
+      country_code: country,
+    },
+    format_status: format.status,
+    registry_match_status: registry.registry_match_status,
+    tax_authority_status: taxAuthorityStatus(request.identifier_type),
+    company_legal_status: registry.company_legal_status,
+    ...(request.company_name !== undefined ? { company_name: request.company_name } : {}),
+    ...(request.client_reference !== undefined
+      ? { client_reference: request.client_reference }
+      : {}),
+    ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
+    ...(registry.company ? { company: registry.company } : {}),
+    evidence: [...evidence, ...registry.evidence],
+    warnings: [...registry.warnings, ...warnings],
+    credits_used: 0,
+    created_at: now,
+    completed_at: now,
+  };
+  await insertCheck(db, {
+    id: check.id,
+    workspace_id: principal.workspaceId,
+    environment: principal.environment,
+    created_at: now,
+    body: JSON.stringify(check),
+  });
+  return check;
+}
+
+export async function getCheck(
+  db: Kysely<Database>,
+  principal: Principal,
+  id: string,
+): Promise<Check> {
+  const body = /^chk_[A-Za-z0-9_-]{16,80}$/.test(id)
+    ? await findCheckBody(db, scopeOf(principal), id)
+    : undefined;
+  if (!body) throw new HttpProblem('not_found', { detail: `No check ${id.slice(0, 100)}.` });
+  return JSON.parse(body) as Check;
+}
+
+export async function listChecks(
+  db: Kysely<Database>,
+  paginator: Paginator,
+  principal: Principal,
+  request: PageRequest,
+): Promise<Page<Check>> {
+  const page = await paginator.page(
+    ['checks', principal.workspaceId, principal.environment],
+    request,
+    (position, take) => listCheckRows(db, scopeOf(principal), position, take),
+    (row) => ({ sortValue: row.created_at, id: row.id }),
+  );
+  return {
+    rows: page.rows.map((row) => JSON.parse(row.body) as Check),
+    pagination: page.pagination,
+  };
+}

@@ -1,0 +1,80 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
+import { MAX_LIMIT } from '../../http/pagination.js';
+import { problemResponses } from '../../http/responses.js';
+import type { Principal } from '../accounts/key-verifier.js';
+import type { ChecksDeps } from '../checks/checks.service.js';
+import {
+  CompanyParams,
+  CompanySearchBody,
+  type CompanySearchRequest,
+  CompanySearchResponseSchema,
+} from './companies.schemas.js';
+import { getCompany, searchCompanies } from './companies.service.js';
+
+export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
+  const { db } = app.context;
+  const principalOf = (request: { principal: Principal | undefined }) => {
+    if (!request.principal) throw new Error('authenticated route without a principal');
+    return request.principal;
+  };
+
+  app.post(
+    '/v1/companies/search',
+    {
+      config: { scope: 'companies:read', idempotency: 'companies.search' },
+      schema: {
+        operationId: 'searchCompanies',
+        summary: 'Search company records',
+        description:
+          'At least one of name, registration_number, vat_number, tax_identifier; vat_number and tax_identifier never together; tax_identifier only, and vat_number never, for US. At most 100 candidates, each stored as a company snapshot.',
+        tags: ['Companies'],
+        headers: IdempotencyKeyHeaders,
+        body: CompanySearchBody,
+        response: {
+          200: CompanySearchResponseSchema,
+          ...problemResponses(400, 401, 402, 403, 409, 413, 415, 422, 429, 500, 502, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      return completeOperation(request, reply, db, 200, async (trx) => {
+        const result = await searchCompanies(
+          trx,
+          deps,
+          principal,
+          deps.sourceFor(principal),
+          request.body as CompanySearchRequest,
+        );
+        return {
+          body: {
+            object: 'list' as const,
+            data: result.companies,
+            pagination: { limit: MAX_LIMIT, has_more: false },
+            credits_used: result.credits_used,
+          },
+        };
+      });
+    },
+  );
+
+  app.get(
+    '/v1/companies/:company_id',
+    {
+      config: { scope: 'companies:read' },
+      schema: {
+        operationId: 'getCompany',
+        summary: 'Get a stored company snapshot',
+        tags: ['Companies'],
+        params: CompanyParams,
+        response: {
+          200: { $ref: 'Company#', description: 'The company snapshot.' },
+          ...problemResponses(401, 403, 404, 429, 500, 503),
+        },
+      },
+    },
+    async (request) =>
+      getCompany(db, principalOf(request), (request.params as { company_id: string }).company_id),
+  );
+};

@@ -1,0 +1,96 @@
+import Type, { type Static } from 'typebox';
+import { IDENTIFIER_TYPES } from '../../formats/format-rule.js';
+
+export const ID_CHARS = '[A-Za-z0-9_-]{16,80}';
+
+export const CountryCodeInput = Type.String({
+  pattern: '^[A-Za-z]{2}$',
+  description: 'Two letters, either case.',
+});
+
+export const IdentifierTypeSchema = Type.Enum([...IDENTIFIER_TYPES]);
+
+export const CompanyLegalStatusSchema = Type.Enum([
+  'active',
+  'inactive',
+  'dissolved',
+  'liquidation',
+  'insolvency',
+  'unknown',
+  'unavailable',
+  'not_applicable',
+  'not_supported',
+  'not_checked',
+]);
+
+export const SourceSchema = Type.Object(
+  {
+    source_type: Type.Enum([
+      'government_registry',
+      'official_public_record',
+      'licensed_data_provider',
+    ]),
+    source_name: Type.Optional(Type.String()),
+    source_url: Type.Optional(Type.String({ format: 'uri' })),
+  },
+  { $id: 'Source', additionalProperties: false },
+);
+
+export const CompanySchema = Type.Object(
+  {
+    id: Type.String({ pattern: `^cmp_${ID_CHARS}$` }),
+    object: Type.Literal('company'),
+    legal_name: Type.String(),
+    registration_number: Type.Optional(Type.String()),
+    vat_numbers: Type.Array(Type.String()),
+    tax_identifiers: Type.Array(Type.String()),
+    country_code: Type.String({ pattern: '^[A-Z]{2}$' }),
+    company_legal_status: CompanyLegalStatusSchema,
+    raw_company_legal_status: Type.Optional(Type.String()),
+    legal_form: Type.Optional(Type.String()),
+    incorporation_date: Type.Optional(Type.String({ format: 'date' })),
+    registered_address: Type.Optional(
+      Type.Object({ formatted: Type.String() }, { additionalProperties: false }),
+    ),
+    website: Type.Optional(Type.String({ format: 'uri' })),
+    sources: Type.Array(Type.Ref('Source')),
+    retrieved_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Company', additionalProperties: false },
+);
+export type Company = Static<typeof CompanySchema>;
+
+const SearchString = (min: number, max: number) => Type.String({ minLength: min, maxLength: max });
+
+export const CompanySearchBody = Type.Object(
+  {
+    country_code: CountryCodeInput,
+    name: Type.Optional(SearchString(2, 256)),
+    registration_number: Type.Optional(SearchString(1, 128)),
+    vat_number: Type.Optional(SearchString(1, 128)),
+    tax_identifier: Type.Optional(SearchString(1, 128)),
+    city_or_state: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 128, pattern: '\\S' }), {
+        maxItems: 10,
+        uniqueItems: true,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CompanySearchRequest = Static<typeof CompanySearchBody>;
+
+export const CompanySearchResponseSchema = Type.Object(
+  {
+    object: Type.Literal('list'),
+    data: Type.Array(Type.Ref('Company'), { maxItems: 100 }),
+    pagination: Type.Ref('Pagination'),
+    credits_used: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+export const CompanyParams = Type.Object(
+  { company_id: Type.String({ description: '`cmp_` and 16 to 80 letters, digits, `_` or `-`.' }) },
+  { additionalProperties: false },
+);

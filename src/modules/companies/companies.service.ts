@@ -1,0 +1,204 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { HttpProblem } from '../../http/problems.js';
+import { type Clock, toTimestamp } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import type { CompanyRecord, RegistrySource, SourceInfo } from '../../sources/registry-source.js';
+import type { Principal } from '../accounts/key-verifier.js';
+import type { Company, CompanySearchRequest } from './companies.schemas.js';
+import {
+  countCompaniesCreatedSince,
+  findCompanyBySourceKey,
+  findCompanySnapshot,
+  insertCompany,
+  refreshCompany,
+  type Scope,
+} from './companies.store.js';
+
+export const MAX_SEARCH_CANDIDATES = 100;
+
+export interface CompaniesDeps {
+  clock: Clock;
+  newId: IdGenerator;
+  /** New snapshots a workspace may store per environment per UTC day. */
+  snapshotsPerDay: number;
+}
+
+export const scopeOf = (principal: Principal): Scope => ({
+  workspace_id: principal.workspaceId,
+  environment: principal.environment,
+});
+
+function toCompany(
+  record: CompanyRecord,
+  id: string,
+  source: SourceInfo,
+  retrievedAt: string,
+): Company {
+  return {
+    id,
+    object: 'company',
+    legal_name: record.legal_name,
+    ...(record.registration_number ? { registration_number: record.registration_number } : {}),
+    vat_numbers: record.vat_numbers,
+    tax_identifiers: record.tax_identifiers,
+    country_code: record.country_code,
+    company_legal_status: record.company_legal_status,
+    ...(record.raw_company_legal_status
+      ? { raw_company_legal_status: record.raw_company_legal_status }
+      : {}),
+    ...(record.legal_form ? { legal_form: record.legal_form } : {}),
+    ...(record.incorporation_date ? { incorporation_date: record.incorporation_date } : {}),
+    ...(record.registered_address ? { registered_address: record.registered_address } : {}),
+    ...(record.website ? { website: record.website } : {}),
+    sources: [source],
+    retrieved_at: retrievedAt,
+  };
+}
+
+function startOfUtcDay(date: Date): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+}
+
+/**
+ * Stores what a source returned as snapshots: a company seen before keeps its id and gets a new
+ * `retrieved_at` (no new storage slot); a new one takes a slot of the daily allowance.
+ */
+export async function saveCompanySnapshots(
+  db: Kysely<Database>,
+  deps: CompaniesDeps,
+  scope: Scope,
+  source: SourceInfo,
+  records: readonly CompanyRecord[],
+): Promise<Company[]> {
+  const now = deps.clock.now();
+  const retrievedAt = toTimestamp(now);
+  const existing = await Promise.all(records.map((r) => findCompanyBySourceKey(db, scope, r.key)));
+  const fresh = existing.filter((e) => e === undefined).length;
+  if (fresh > 0) {
+    const dayStart = startOfUtcDay(now);
+    const used = await countCompaniesCreatedSince(db, scope, toTimestamp(dayStart));
+    if (used + fresh > deps.snapshotsPerDay) {
+      const nextDay = dayStart.getTime() + 24 * 60 * 60 * 1000;
+      throw new HttpProblem('snapshot_allowance_exceeded', {
+        detail: `This request would store ${fresh} new company snapshots, but ${used} of the ${deps.snapshotsPerDay} allowed today (UTC) are used. Known companies can still be refreshed.`,
+        retryAfter: Math.max(1, Math.ceil((nextDay - now.getTime()) / 1000)),
+      });
+    }
+  }
+  const companies: Company[] = [];
+  for (const [i, record] of records.entries()) {
+    const known = existing[i];
+    const id = known?.id ?? deps.newId('cmp');
+    const company = toCompany(record, id, source, retrievedAt);
+    if (known) await refreshCompany(db, id, JSON.stringify(company), retrievedAt);
+    else {
+      await insertCompany(db, {
+        ...scope,
+        id,
+        source_key: record.key,
+        snapshot: JSON.stringify(company),
+        retrieved_at: retrievedAt,
+        created_at: retrievedAt,
+      });
+    }
+    companies.push(company);
+  }
+  return companies;
+}
+
+/** Rules 1 to 4 of the contract's CompanySearchRequest, each a 422 pointing at its field. */
+function validateSearch(request: CompanySearchRequest, country: string): void {
+  const errors: Array<{ pointer: string; code: string; message: string }> = [];
+  if (
+    !request.name &&
+    !request.registration_number &&
+    !request.vat_number &&
+    !request.tax_identifier
+  ) {
+    errors.push({
+      pointer: '',
+      code: 'required',
+      message: 'needs at least one of name, registration_number, vat_number, tax_identifier',
+    });
+  }
+  if (request.vat_number !== undefined && request.tax_identifier !== undefined) {
+    errors.push({
+      pointer: '/tax_identifier',
+      code: 'not_allowed',
+      message: 'cannot be sent together with vat_number',
+    });
+  } else if (country === 'US' && request.vat_number !== undefined) {
+    errors.push({
+      pointer: '/vat_number',
+      code: 'not_allowed',
+      message: 'is not allowed for US; use tax_identifier',
+    });
+  } else if (country !== 'US' && request.tax_identifier !== undefined) {
+    errors.push({
+      pointer: '/tax_identifier',
+      code: 'not_allowed',
+      message: 'is only allowed for US; use vat_number or registration_number',
+    });
+  }
+  if (errors.length > 0) {
+    throw new HttpProblem('validation_failed', {
+      detail: `The request body failed validation: ${errors.map((e) => `${e.pointer || 'the body'} ${e.message}`).join('; ')}.`,
+      errors,
+    });
+  }
+}
+
+export async function searchCompanies(
+  db: Kysely<Database>,
+  deps: CompaniesDeps,
+  principal: Principal,
+  source: RegistrySource,
+  request: CompanySearchRequest,
+): Promise<{ companies: Company[]; credits_used: number }> {
+  const country = request.country_code.toUpperCase();
+  validateSearch(request, country);
+  if (!source.searches(country)) {
+    throw new HttpProblem('validation_failed', {
+      detail: `Company search is not available for ${country} in the ${principal.environment} environment; GET /v1/countries lists where it is.`,
+      errors: [
+        { pointer: '/country_code', code: 'not_supported', message: 'has no company search here' },
+      ],
+    });
+  }
+  const result = await source.search({
+    countryCode: country,
+    name: request.name,
+    registrationNumber: request.registration_number,
+    vatNumber: request.vat_number,
+    taxIdentifier: request.tax_identifier,
+    cityOrState: request.city_or_state,
+  });
+  if (result.outcome === 'unavailable') {
+    throw new HttpProblem('upstream_unavailable', {
+      detail: `The company registry for ${country} did not answer (${result.reason}); retry later.`,
+      retryAfter: 5,
+    });
+  }
+  const candidates = result.companies.slice(0, MAX_SEARCH_CANDIDATES);
+  const companies = await saveCompanySnapshots(
+    db,
+    deps,
+    scopeOf(principal),
+    source.info,
+    candidates,
+  );
+  return { companies, credits_used: 0 };
+}
+
+export async function getCompany(
+  db: Kysely<Database>,
+  principal: Principal,
+  id: string,
+): Promise<Company> {
+  const snapshot = /^cmp_[A-Za-z0-9_-]{16,80}$/.test(id)
+    ? await findCompanySnapshot(db, scopeOf(principal), id)
+    : undefined;
+  if (!snapshot) throw new HttpProblem('not_found', { detail: `No company ${id.slice(0, 100)}.` });
+  return JSON.parse(snapshot) as Company;
+}

@@ -1,0 +1,82 @@
+import type { IdentifierType } from '../formats/format-rule.js';
+import type { SourceCoverage } from './source-coverage.js';
+
+export type CompanyLegalStatus =
+  | 'active'
+  | 'inactive'
+  | 'dissolved'
+  | 'liquidation'
+  | 'insolvency'
+  | 'unknown';
+
+/** Where a record comes from (contract: Source). */
+export interface SourceInfo {
+  source_type: 'government_registry' | 'official_public_record' | 'licensed_data_provider';
+  source_name?: string;
+  source_url?: string;
+}
+
+/** A company as a source reports it; `key` identifies it within the source, stably. */
+export interface CompanyRecord {
+  key: string;
+  legal_name: string;
+  registration_number?: string;
+  vat_numbers: string[];
+  tax_identifiers: string[];
+  country_code: string;
+  company_legal_status: CompanyLegalStatus;
+  raw_company_legal_status?: string;
+  legal_form?: string;
+  incorporation_date?: string;
+  registered_address?: { formatted: string };
+  website?: string;
+  /** City, or US state, used by the search filter. */
+  city_or_state?: string;
+}
+
+export type LookupResult =
+  | { outcome: 'matched'; company: CompanyRecord }
+  | { outcome: 'ambiguous'; companies: CompanyRecord[] }
+  | { outcome: 'not_matched' }
+  | { outcome: 'unavailable'; reason: string };
+
+export interface SearchQuery {
+  countryCode: string;
+  name?: string;
+  registrationNumber?: string;
+  vatNumber?: string;
+  taxIdentifier?: string;
+  cityOrState?: string[];
+}
+
+export type SearchResult =
+  | { outcome: 'ok'; companies: CompanyRecord[] }
+  | { outcome: 'unavailable'; reason: string };
+
+/**
+ * A registry source. It reports outages as `unavailable` rather than throwing, so a check keeps
+ * its other findings and says plainly that this one could not be made.
+ */
+export interface RegistrySource {
+  readonly info: SourceInfo;
+  /** What it covers, per country and identifier type; feeds GET /countries. */
+  readonly coverage: readonly SourceCoverage[];
+  supports(countryCode: string, identifierType: IdentifierType): boolean;
+  lookup(query: {
+    countryCode: string;
+    identifierType: IdentifierType;
+    normalized: string;
+  }): Promise<LookupResult>;
+  searches(countryCode: string): boolean;
+  search(query: SearchQuery): Promise<SearchResult>;
+}
+
+/** Live processing until real registry adapters exist: nothing is supported. */
+export const noRegistrySource: RegistrySource = {
+  info: { source_type: 'official_public_record', source_name: 'none' },
+  coverage: [],
+  supports: () => false,
+  lookup: async () => ({ outcome: 'unavailable', reason: 'no source' }),
+  searches: () => false,
+  search: async () => ({ outcome: 'unavailable', reason: 'no source' }),
+};
