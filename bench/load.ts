@@ -3,22 +3,32 @@ import { Agent, request } from 'node:http';
 export interface LoadResult {
   requests: number;
   perSecond: number;
-  /** Median latency in microseconds. */
+  /** Latency percentiles in microseconds. */
   p50Micros: number;
   p99Micros: number;
   failures: number;
 }
 
+export interface LoadOptions {
+  method?: 'GET' | 'POST';
+  /** Headers of each request: a function when they change per request (an Idempotency-Key). */
+  headers?: Record<string, string> | (() => Record<string, string>);
+  body?: string;
+  concurrency?: number;
+  durationMs?: number;
+}
+
 /**
- * Sends GET requests to `url` from `concurrency` keep-alive connections for `durationMs` and
- * counts completed 2xx responses. Deliberately small: both sides of a comparison use it, in the
- * same process, so their ratio is what matters, not the absolute figures.
+ * Sends requests to `url` from `concurrency` keep-alive connections for `durationMs` and counts
+ * completed 2xx responses. Deliberately small: both sides of a comparison use it, in the same
+ * process, so their ratio is what matters, not the absolute figures.
  */
-export async function load(
-  url: string,
-  headers: Record<string, string>,
-  { concurrency = 16, durationMs = 3000 } = {},
-): Promise<LoadResult> {
+export async function load(url: string, options: LoadOptions = {}): Promise<LoadResult> {
+  const { method = 'GET', body, concurrency = 16, durationMs = 3000 } = options;
+  const headersOf =
+    typeof options.headers === 'function'
+      ? options.headers
+      : () => options.headers as Record<string, string>;
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(url);
   const latencies: number[] = [];
@@ -29,15 +39,24 @@ export async function load(
     new Promise<number>((resolve, reject) => {
       const started = performance.now();
       const req = request(
-        { agent, host: target.hostname, port: target.port, path: target.pathname, headers },
+        {
+          agent,
+          method,
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          headers: { ...headersOf(), ...(body ? { 'content-type': 'application/json' } : {}) },
+        },
         (res) => {
           res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-          latencies.push((performance.now() - started) * 1000);
+          res.on('end', () => {
+            latencies.push((performance.now() - started) * 1000);
+            resolve(res.statusCode ?? 0);
+          });
         },
       );
       req.on('error', reject);
-      req.end();
+      req.end(body);
     });
 
   const worker = async () => {

@@ -4,6 +4,7 @@
  */
 import { authOverhead } from './auth-overhead.js';
 import { formatChecks } from './format-checks.js';
+import { sandboxChecks } from './sandbox-checks.js';
 
 const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
   { name: 'format checks over a mixed corpus (one core)', run: formatChecks },

@@ -25,6 +25,8 @@ export interface Config {
   logLevel: LogLevel;
   /** How long SIGTERM waits for in-flight requests before giving up. */
   shutdownTimeoutMs: number;
+  /** New company snapshots per workspace, environment and UTC day. */
+  snapshotsPerDay: number;
   /** Redis for rate limits shared by every node; null keeps them in this process's memory. */
   redisUrl: string | null;
   rateLimits: {
@@ -123,6 +125,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const shutdownTimeoutMs = readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000);
 
+  const snapshotsPerDay = readInteger(env, 'SNAPSHOT_DAILY_ALLOWANCE', 10_000, 1, 100_000_000);
+
   const redisUrl = env.REDIS_URL || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
@@ -146,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl,
     logLevel,
     shutdownTimeoutMs,
+    snapshotsPerDay,
     redisUrl,
     rateLimits,
   };

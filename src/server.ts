@@ -7,6 +7,7 @@ import { type Config, defaultPublicBaseUrl } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { scheduleIdempotencyPurge } from './jobs/idempotency-purge.js';
+import { scheduleSnapshotRetention } from './jobs/snapshot-retention.js';
 import { systemClock } from './lib/clock.js';
 import { createIdGenerator } from './lib/ids.js';
 import { createLogger } from './lib/logger.js';
@@ -69,6 +70,7 @@ export async function startServer(
       logger,
       publicBaseUrl: () => baseUrl,
       rateLimit: { store: rateLimitStore, policies: config.rateLimits },
+      snapshotsPerDay: config.snapshotsPerDay,
     });
     await options.beforeListen?.(app);
     await app.listen({ port: config.port, host: config.host });
@@ -76,7 +78,8 @@ export async function startServer(
       baseUrl = defaultPublicBaseUrl(config.host, (app.server.address() as AddressInfo).port);
     }
 
-    const stopPurge = scheduleIdempotencyPurge(database.db, clock, app.log);
+    const stopIdempotencyPurge = scheduleIdempotencyPurge(database.db, clock, app.log);
+    const stopSnapshotRetention = scheduleSnapshotRetention(database.db, clock, app.log);
 
     return {
       app,
@@ -84,7 +87,8 @@ export async function startServer(
       baseUrl,
       starter: starter && { workspace_id: starter.workspace.id, key: starter.key.key },
       async close() {
-        stopPurge();
+        stopIdempotencyPurge();
+        stopSnapshotRetention();
         try {
           await app.close();
           await rateLimitStore.close();

@@ -14,6 +14,7 @@ describe('configuration', () => {
       publicBaseUrl: null,
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
+      snapshotsPerDay: 10_000,
       redisUrl: null,
       rateLimits: {
         perKey: { capacity: 50, refillPerSecond: 25 },
@@ -54,6 +55,7 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'verbose'],
     ['SHUTDOWN_TIMEOUT_MS', '10s'],
     ['REDIS_URL', 'localhost:6379'],
+    ['SNAPSHOT_DAILY_ALLOWANCE', '0'],
     ['RATE_LIMIT_KEY_BURST', '0'],
     ['RATE_LIMIT_IP_PER_SECOND', 'fast'],
   ])('rejects %s=%s with a one-line error naming the variable', (variable, value) => {

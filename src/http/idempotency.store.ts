@@ -45,12 +45,6 @@ export async function claimIdempotencyKey(
   claim: ClaimRequest,
 ): Promise<ClaimOutcome> {
   const scope = keyOf(claim);
-  // A record past its retention no longer exists, even if the purge job has not removed it yet.
-  await db
-    .deleteFrom('idempotency_records')
-    .where((eb) => eb.and(keyOf(scope)))
-    .where('expires_at', '<=', claim.now)
-    .execute();
   const inserted = await db
     .insertInto('idempotency_records')
     .values({
@@ -81,6 +75,16 @@ export async function claimIdempotencyKey(
     .where((eb) => eb.and(keyOf(scope)))
     .executeTakeFirst();
   if (!existing) return claimIdempotencyKey(db, claim); // purged between the two statements
+  if (existing.expires_at <= claim.now) {
+    // Past its retention the record no longer exists, even if the purge job has not removed it
+    // yet: remove it (only if still that record) and claim afresh.
+    await db
+      .deleteFrom('idempotency_records')
+      .where((eb) => eb.and(keyOf(scope)))
+      .where('expires_at', '=', existing.expires_at)
+      .execute();
+    return claimIdempotencyKey(db, claim);
+  }
   if (
     existing.state === 'in_progress' &&
     existing.locked_at !== null &&

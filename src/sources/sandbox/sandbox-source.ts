@@ -48,6 +48,17 @@ export function sandboxSource(
     ...new Set(country.identifiers.map((i) => i.identifier_type as IdentifierType)),
   ];
 
+  // Fixture numbers indexed by their normalized form, as the check looks them up.
+  const entries = new Map(
+    fixtures.flatMap((country) =>
+      country.identifiers.map((i) => {
+        const type = i.identifier_type as IdentifierType;
+        const normalized = checkFormat(country.country_code, type, i.value).normalized;
+        return [`${country.country_code}:${type}:${normalized}`, i] as const;
+      }),
+    ),
+  );
+
   const coverage: SourceCoverage[] = fixtures.map((country) => ({
     countryCode: country.country_code,
     companySearch: 'supported',
@@ -71,11 +82,7 @@ export function sandboxSource(
     async lookup({ countryCode, identifierType, normalized }): Promise<LookupResult> {
       const country = byCountry.get(countryCode);
       if (!country) return { outcome: 'not_matched' };
-      const entry = country.identifiers.find(
-        (i) =>
-          i.identifier_type === identifierType &&
-          checkFormat(countryCode, identifierType, i.value).normalized === normalized,
-      );
+      const entry = entries.get(`${countryCode}:${identifierType}:${normalized}`);
       switch (entry?.outcome) {
         case 'matched':
           return { outcome: 'matched', company: companyOf(country, entry.companies?.[0] ?? '') };
