@@ -18,14 +18,11 @@ export async function sandboxChecks(): Promise<string> {
     country_code: 'GB',
     client_reference: 'bench',
   });
-  const headers = () => ({
-    authorization: `Bearer ${server.key}`,
-    'idempotency-key': randomUUID(),
-  });
+  const headers = { authorization: `Bearer ${server.key}` };
   const sample = await (
     await fetch(`${server.baseUrl}/checks`, {
       method: 'POST',
-      headers: { ...headers(), 'content-type': 'application/json' },
+      headers: { ...headers, 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
       body,
     })
   ).text();
@@ -37,7 +34,13 @@ export async function sandboxChecks(): Promise<string> {
     ),
   );
   try {
-    const options = { method: 'POST' as const, headers, body, concurrency: CONNECTIONS };
+    const options = {
+      method: 'POST' as const,
+      headers,
+      freshIdempotencyKey: true,
+      body,
+      concurrency: CONNECTIONS,
+    };
     await load(`${bare.baseUrl}/checks`, { ...options, durationMs: 500 });
     await load(`${server.baseUrl}/checks`, { ...options, durationMs: 500 });
     const bareRuns = [];
