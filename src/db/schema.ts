@@ -71,6 +71,14 @@ export interface ChecksTable {
   body: string;
 }
 
+export interface SnapshotAllowanceUsageTable {
+  workspace_id: string;
+  environment: EnvironmentName;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  used: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -78,6 +86,7 @@ export interface Database {
   service_secrets: ServiceSecretsTable;
   companies: CompaniesTable;
   checks: ChecksTable;
+  snapshot_allowance_usage: SnapshotAllowanceUsageTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;

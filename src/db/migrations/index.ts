@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001-workspaces.js';
 import * as m0002 from './0002-accounts-and-request-guarantees.js';
 import * as m0003 from './0003-checks-and-companies.js';
+import * as m0004 from './0004-snapshot-allowance-usage.js';
 
 /**
  * Every migration, in order. A static list rather than a directory scan: it survives bundling and
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001-workspaces': m0001,
   '0002-accounts-and-request-guarantees': m0002,
   '0003-checks-and-companies': m0003,
+  '0004-snapshot-allowance-usage': m0004,
 };

@@ -7,11 +7,12 @@ import type { CompanyRecord, RegistrySource, SourceInfo } from '../../sources/re
 import type { Principal } from '../accounts/key-verifier.js';
 import type { Company, CompanySearchRequest } from './companies.schemas.js';
 import {
-  countCompaniesCreatedSince,
   findCompanyBySourceKey,
   findCompanySnapshot,
-  insertCompany,
+  findSnapshotAllowanceUsage,
+  insertCompanyIfAbsent,
   refreshCompany,
+  reserveSnapshotAllowance,
   type Scope,
 } from './companies.store.js';
 
@@ -56,13 +57,12 @@ function toCompany(
   };
 }
 
-function startOfUtcDay(date: Date): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
-}
-
 /**
  * Stores what a source returned as snapshots: a company seen before keeps its id and gets a new
- * `retrieved_at` (no new storage slot); a new one takes a slot of the daily allowance.
+ * `retrieved_at` (no new storage slot); a new one takes a slot of the daily allowance. Safe under
+ * concurrency: inserts never clash (a request that loses the race refreshes the winner's row),
+ * and the slots are reserved atomically after the inserts, so exceeding the allowance rolls the
+ * caller's transaction back with nothing stored.
  */
 export async function saveCompanySnapshots(
   db: Kysely<Database>,
@@ -73,36 +73,44 @@ export async function saveCompanySnapshots(
 ): Promise<Company[]> {
   const now = deps.clock.now();
   const retrievedAt = toTimestamp(now);
-  const existing = await Promise.all(records.map((r) => findCompanyBySourceKey(db, scope, r.key)));
-  const fresh = existing.filter((e) => e === undefined).length;
-  if (fresh > 0) {
-    const dayStart = startOfUtcDay(now);
-    const used = await countCompaniesCreatedSince(db, scope, toTimestamp(dayStart));
-    if (used + fresh > deps.snapshotsPerDay) {
-      const nextDay = dayStart.getTime() + 24 * 60 * 60 * 1000;
-      throw new HttpProblem('snapshot_allowance_exceeded', {
-        detail: `This request would store ${fresh} new company snapshots, but ${used} of the ${deps.snapshotsPerDay} allowed today (UTC) are used. Known companies can still be refreshed.`,
-        retryAfter: Math.max(1, Math.ceil((nextDay - now.getTime()) / 1000)),
-      });
-    }
-  }
   const companies: Company[] = [];
-  for (const [i, record] of records.entries()) {
-    const known = existing[i];
-    const id = known?.id ?? deps.newId('cmp');
-    const company = toCompany(record, id, source, retrievedAt);
-    if (known) await refreshCompany(db, id, JSON.stringify(company), retrievedAt);
-    else {
-      await insertCompany(db, {
+  let inserted = 0;
+  for (const record of records) {
+    let id = (await findCompanyBySourceKey(db, scope, record.key))?.id;
+    if (id === undefined) {
+      const newId = deps.newId('cmp');
+      const company = toCompany(record, newId, source, retrievedAt);
+      const row = {
         ...scope,
-        id,
+        id: newId,
         source_key: record.key,
         snapshot: JSON.stringify(company),
         retrieved_at: retrievedAt,
         created_at: retrievedAt,
+      };
+      if (await insertCompanyIfAbsent(db, row)) {
+        inserted += 1;
+        companies.push(company);
+        continue;
+      }
+      // Another request stored this company first: refresh its row instead.
+      id = (await findCompanyBySourceKey(db, scope, record.key))?.id ?? newId;
+    }
+    const company = toCompany(record, id, source, retrievedAt);
+    await refreshCompany(db, id, JSON.stringify(company), retrievedAt);
+    companies.push(company);
+  }
+  if (inserted > 0) {
+    const day = retrievedAt.slice(0, 10);
+    const total = await reserveSnapshotAllowance(db, scope, day, inserted, deps.snapshotsPerDay);
+    if (total === undefined) {
+      const used = await findSnapshotAllowanceUsage(db, scope, day);
+      const nextDay = Date.parse(`${day}T00:00:00.000Z`) + 24 * 60 * 60 * 1000;
+      throw new HttpProblem('snapshot_allowance_exceeded', {
+        detail: `This request would store ${inserted} new company snapshots, but ${used} of the ${deps.snapshotsPerDay} allowed today (UTC) are used. Known companies can still be refreshed.`,
+        retryAfter: Math.max(1, Math.ceil((nextDay - now.getTime()) / 1000)),
       });
     }
-    companies.push(company);
   }
   return companies;
 }

@@ -20,7 +20,8 @@ export async function findCompanyBySourceKey(
     .executeTakeFirst();
 }
 
-export async function insertCompany(
+/** Inserts a new snapshot unless one exists for the source key; true when this call inserted. */
+export async function insertCompanyIfAbsent(
   db: Kysely<Database>,
   row: Scope & {
     id: string;
@@ -29,8 +30,13 @@ export async function insertCompany(
     retrieved_at: string;
     created_at: string;
   },
-): Promise<void> {
-  await db.insertInto('companies').values(row).execute();
+): Promise<boolean> {
+  const result = await db
+    .insertInto('companies')
+    .values(row)
+    .onConflict((oc) => oc.columns(['workspace_id', 'environment', 'source_key']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
 export async function refreshCompany(
@@ -46,19 +52,50 @@ export async function refreshCompany(
     .execute();
 }
 
-export async function countCompaniesCreatedSince(
+/**
+ * Adds `count` to the day's usage only if the total stays within `allowance`, in one statement:
+ * concurrent requests serialize on the row, so together they never exceed it. Returns the new
+ * total, or undefined when the allowance would be exceeded (nothing is added).
+ */
+export async function reserveSnapshotAllowance(
   db: Kysely<Database>,
   scope: Scope,
-  since: string,
+  day: string,
+  count: number,
+  allowance: number,
+): Promise<number | undefined> {
+  if (count > allowance) return undefined;
+  const row = await db
+    .insertInto('snapshot_allowance_usage')
+    .values({ ...scope, day, used: count })
+    .onConflict((oc) =>
+      oc
+        .columns(['workspace_id', 'environment', 'day'])
+        .doUpdateSet((eb) => ({
+          used: eb('snapshot_allowance_usage.used', '+', eb.ref('excluded.used')),
+        }))
+        .where((eb) =>
+          eb(eb('snapshot_allowance_usage.used', '+', eb.ref('excluded.used')), '<=', allowance),
+        ),
+    )
+    .returning('used')
+    .executeTakeFirst();
+  return row?.used;
+}
+
+export async function findSnapshotAllowanceUsage(
+  db: Kysely<Database>,
+  scope: Scope,
+  day: string,
 ): Promise<number> {
   const row = await db
-    .selectFrom('companies')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .selectFrom('snapshot_allowance_usage')
+    .select('used')
     .where('workspace_id', '=', scope.workspace_id)
     .where('environment', '=', scope.environment)
-    .where('created_at', '>=', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where('day', '=', day)
+    .executeTakeFirst();
+  return row?.used ?? 0;
 }
 
 export async function findCompanySnapshot(
