@@ -12,6 +12,10 @@ const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
     name: 'authenticated discovery vs bare Fastify (16 connections, median of 3 x 2 s)',
     run: authOverhead,
   },
+  {
+    name: 'sandbox POST /checks on SQLite vs bare Fastify (50 connections, median of 3 x 2 s)',
+    run: sandboxChecks,
+  },
 ];
 
 for (const benchmark of benchmarks) {

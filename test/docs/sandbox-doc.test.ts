@@ -38,8 +38,14 @@ describe('docs/sandbox.md', () => {
         ]);
         // Fixture numbers have the format their outcome needs: only invalid_format ones are invalid.
         for (const entry of entries) {
-          const format = checkFormat(country.country_code, type as IdentifierType, entry.value).status;
-          expect(format, `${entry.value}`).toBe(entry.outcome === 'invalid_format' ? 'invalid' : 'valid');
+          const format = checkFormat(
+            country.country_code,
+            type as IdentifierType,
+            entry.value,
+          ).status;
+          expect(format, `${entry.value}`).toBe(
+            entry.outcome === 'invalid_format' ? 'invalid' : 'valid',
+          );
         }
         for (const outcome of ['ambiguous', 'not_matched', 'unavailable', 'invalid_format']) {
           expect(
