@@ -18,6 +18,12 @@ declare module 'fastify' {
 }
 
 const REALM = 'Bearer realm="firmwatch"';
+
+/** The caller of an authenticated operation (the auth hook has set it before any handler runs). */
+export function requirePrincipal(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('authenticated route without a principal');
+  return request.principal;
+}
 const KEY_IN_URL = /svc_(test|live)_/;
 
 function bearerToken(request: FastifyRequest): string | undefined {

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { purgeExpiredIdempotencyRecords } from '../http/idempotency.store.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
+import { scheduleJob } from './schedule.js';
 
 /**
  * Deletes idempotency records past their 24-hour retention. Lookups already ignore expired
@@ -14,14 +15,10 @@ export function scheduleIdempotencyPurge(
   log: FastifyBaseLogger,
   intervalMs = 15 * 60 * 1000,
 ): () => void {
-  const timer = setInterval(() => {
-    purgeExpiredIdempotencyRecords(db, toTimestamp(clock.now())).then(
-      (purged) => {
-        if (purged > 0) log.info({ purged }, 'purged expired idempotency records');
-      },
-      (error: unknown) => log.warn({ err: error }, 'idempotency purge failed'),
-    );
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return scheduleJob(
+    'idempotency purge',
+    intervalMs,
+    () => purgeExpiredIdempotencyRecords(db, toTimestamp(clock.now())),
+    log,
+  );
 }

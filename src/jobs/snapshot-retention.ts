@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database, EnvironmentName } from '../db/schema.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import { purgeCompaniesRetrievedBefore } from '../modules/companies/companies.store.js';
+import { scheduleJob } from './schedule.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -25,14 +26,10 @@ export function scheduleSnapshotRetention(
   log: FastifyBaseLogger,
   intervalMs = 60 * 60 * 1000,
 ): () => void {
-  const timer = setInterval(() => {
-    purgeExpiredSnapshots(db, clock).then(
-      (purged) => {
-        if (purged > 0) log.info({ purged }, 'purged expired company snapshots');
-      },
-      (error: unknown) => log.warn({ err: error }, 'company snapshot purge failed'),
-    );
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return scheduleJob(
+    'company snapshot retention',
+    intervalMs,
+    () => purgeExpiredSnapshots(db, clock),
+    log,
+  );
 }

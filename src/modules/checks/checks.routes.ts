@@ -1,17 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
 import { ListSchema, type PageRequest, PaginationQuery } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
-import type { Principal } from '../accounts/key-verifier.js';
 import { CheckCreateBody, type CheckCreateRequest, CheckParams } from './checks.schemas.js';
 import { type ChecksDeps, createCheck, getCheck, listChecks } from './checks.service.js';
 
 export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
   const { db, paginator } = app.context;
-  const principalOf = (request: { principal: Principal | undefined }) => {
-    if (!request.principal) throw new Error('authenticated route without a principal');
-    return request.principal;
-  };
 
   app.post(
     '/v1/checks',
@@ -32,7 +28,7 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
+      const principal = requirePrincipal(request);
       return completeOperation(request, reply, db, 201, async (trx) => {
         const check = await createCheck(trx, deps, principal, request.body as CheckCreateRequest);
         return { body: check, headers: { location: `/v1/checks/${check.id}` } };
@@ -59,7 +55,7 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
       const page = await listChecks(
         db,
         paginator,
-        principalOf(request),
+        requirePrincipal(request),
         request.query as PageRequest,
       );
       return { object: 'list', data: page.rows, pagination: page.pagination };
@@ -82,6 +78,6 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
       },
     },
     async (request) =>
-      getCheck(db, principalOf(request), (request.params as { check_id: string }).check_id),
+      getCheck(db, requirePrincipal(request), (request.params as { check_id: string }).check_id),
   );
 };

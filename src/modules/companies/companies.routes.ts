@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
 import { MAX_LIMIT } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
-import type { Principal } from '../accounts/key-verifier.js';
 import type { ChecksDeps } from '../checks/checks.service.js';
 import {
   CompanyParams,
@@ -14,10 +14,6 @@ import { getCompany, searchCompanies } from './companies.service.js';
 
 export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
   const { db } = app.context;
-  const principalOf = (request: { principal: Principal | undefined }) => {
-    if (!request.principal) throw new Error('authenticated route without a principal');
-    return request.principal;
-  };
 
   app.post(
     '/v1/companies/search',
@@ -38,7 +34,7 @@ export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
+      const principal = requirePrincipal(request);
       return completeOperation(request, reply, db, 200, async (trx) => {
         const result = await searchCompanies(
           trx,
@@ -75,6 +71,10 @@ export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (
       },
     },
     async (request) =>
-      getCompany(db, principalOf(request), (request.params as { company_id: string }).company_id),
+      getCompany(
+        db,
+        requirePrincipal(request),
+        (request.params as { company_id: string }).company_id,
+      ),
   );
 };
