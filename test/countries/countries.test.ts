@@ -143,6 +143,41 @@ describe('GET /countries and /countries/{country_code}', () => {
     }
   });
 
+  it("follows the caller's environment: sandbox keys see the sandbox registry coverage", async () => {
+    const gb = async (headers: Record<string, string>) =>
+      (await readJson(await fetch(`${t.baseUrl}/countries/GB`, { headers }))) as Json;
+    const sandbox = await t.createKey({ environment: 'sandbox' });
+    const live = await t.createKey({ environment: 'live' });
+    const registryOf = (country: Json) =>
+      country.identifier_capabilities.map((c: Json) => [
+        c.identifier_type,
+        c.registry_match,
+        c.company_legal_status,
+      ]);
+
+    expect((await gb({ authorization: `Bearer ${sandbox.key}` })).company_search).toBe('supported');
+    expect(registryOf(await gb({ authorization: `Bearer ${sandbox.key}` }))).toEqual([
+      ['registration_number', 'supported', 'supported'],
+      ['vat_number', 'supported', 'supported'],
+    ]);
+    // No live registry adapters yet; anonymous callers see live.
+    for (const headers of [{ authorization: `Bearer ${live.key}` }, {}]) {
+      const country = await gb(headers);
+      expect(country.company_search).toBe('not_supported');
+      expect(registryOf(country)).toEqual([
+        ['registration_number', 'not_supported', 'not_supported'],
+        ['vat_number', 'not_supported', 'not_supported'],
+      ]);
+    }
+    // Outside the sandbox countries nothing changes.
+    const fr = await readJson(
+      await fetch(`${t.baseUrl}/countries/FR`, {
+        headers: { authorization: `Bearer ${sandbox.key}` },
+      }),
+    );
+    expect(fr.company_search).toBe('not_supported');
+  });
+
   it('is in the OpenAPI document as public operations', async () => {
     const doc = await readJson(await fetch(`${t.baseUrl}/openapi.json`));
     expect(doc.paths['/countries'].get.security).toEqual([]);
