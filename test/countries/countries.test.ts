@@ -161,7 +161,8 @@ describe('GET /countries and /countries/{country_code}', () => {
       ['vat_number', 'supported', 'supported'],
     ]);
     // No live registry adapters yet; anonymous callers see live.
-    for (const headers of [{ authorization: `Bearer ${live.key}` }, {}]) {
+    const callers: Array<Record<string, string>> = [{ authorization: `Bearer ${live.key}` }, {}];
+    for (const headers of callers) {
       const country = await gb(headers);
       expect(country.company_search).toBe('not_supported');
       expect(registryOf(country)).toEqual([
