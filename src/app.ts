@@ -37,6 +37,8 @@ import { buildCountryCapabilities } from './modules/countries/countries.service.
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
 import { publicUrls } from './modules/discovery/discovery.service.js';
 import { referenceRoutes } from './modules/discovery/reference.routes.js';
+import { usageRoutes } from './modules/usage/usage.routes.js';
+import { UsageSummarySchema } from './modules/usage/usage.schemas.js';
 import { noRegistrySource, type RegistrySource } from './sources/registry-source.js';
 import { sandboxSource } from './sources/sandbox/sandbox-source.js';
 
@@ -93,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     EvidenceSchema,
     WarningSchema,
     CheckSchema,
+    UsageSummarySchema,
   ]) {
     app.addSchema(schema);
     addSharedSchema(schema);
@@ -138,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   await app.register(checksRoutes, { deps: checksDeps });
   await app.register(companiesRoutes, { deps: checksDeps });
+  await app.register(usageRoutes, { deps: { clock: deps.clock, newId: deps.newId } });
 
   return app;
 }

@@ -6,6 +6,7 @@ import { MigrationError, migrateToLatest } from '../db/migrate.js';
 import { AccountsError } from '../modules/accounts/accounts.service.js';
 import { closeOnSignals, startServer } from '../server.js';
 import { addAccountsCommands } from './accounts-commands.js';
+import { addBillingCommands } from './billing-commands.js';
 import { type CommandOutput, printError, printResult } from './output.js';
 
 function describeFailure(error: unknown): { code: string; message: string } {
@@ -98,6 +99,7 @@ export function buildCli(json: boolean): Command {
     });
 
   addAccountsCommands(program, run);
+  addBillingCommands(program, run);
 
   return program;
 }

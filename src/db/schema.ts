@@ -79,6 +79,47 @@ export interface SnapshotAllowanceUsageTable {
   used: number;
 }
 
+export interface WorkspaceBillingTable {
+  workspace_id: string;
+  /** 1 when the workspace has paid access (live billable operations allowed). */
+  paid_access: number;
+  credit_balance: number;
+  updated_at: string;
+}
+
+export interface CreditLedgerTable {
+  id: string;
+  workspace_id: string;
+  kind: 'grant' | 'debit';
+  units: number;
+  operation: string | null;
+  note: string | null;
+  created_at: string;
+}
+
+export type UsageSource = 'api' | 'mcp' | 'dashboard' | 'monitoring';
+
+export interface UsageEventsTable {
+  id: string;
+  workspace_id: string;
+  environment: EnvironmentName;
+  source: UsageSource;
+  operation: string;
+  billable_units: number;
+  created_at: string;
+}
+
+export interface UsageTotalsTable {
+  workspace_id: string;
+  environment: EnvironmentName;
+  /** Start of the calendar month (UTC), ISO timestamp. */
+  period: string;
+  source: UsageSource;
+  operation: string;
+  requests: number;
+  billable_units: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -87,6 +128,10 @@ export interface Database {
   companies: CompaniesTable;
   checks: ChecksTable;
   snapshot_allowance_usage: SnapshotAllowanceUsageTable;
+  workspace_billing: WorkspaceBillingTable;
+  credit_ledger: CreditLedgerTable;
+  usage_events: UsageEventsTable;
+  usage_totals: UsageTotalsTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;

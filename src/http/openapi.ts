@@ -44,6 +44,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Discovery', description: 'What this API is and where its reference lives.' },
         { name: 'Checks', description: 'Identifier checks with four separate findings.' },
         { name: 'Companies', description: 'Company search and stored company snapshots.' },
+        { name: 'Usage', description: 'Completed operations and billable units per period.' },
         {
           name: 'Countries',
           description: 'Which identifier types each country supports, and how they are checked.',

@@ -31,6 +31,20 @@ export const PROBLEM_TYPES = {
     description:
       'The credential is malformed, unknown or revoked, or was sent in the URL. `WWW-Authenticate` says which.',
   },
+  paid_access_required: {
+    status: 402,
+    title: 'Paid access required',
+    retryable: false,
+    description:
+      'A billable live operation (check, company search, monitor baseline or manual run) needs paid access for the workspace. Sandbox keys never do.',
+  },
+  insufficient_credits: {
+    status: 402,
+    title: 'Insufficient credits',
+    retryable: false,
+    description:
+      'A billable live operation costs one credit and the workspace balance is zero. Live REST and MCP share one balance.',
+  },
   insufficient_scope: {
     status: 403,
     title: 'Insufficient scope',

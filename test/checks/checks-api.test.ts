@@ -375,6 +375,7 @@ describe.each(DIALECTS)('checks API [%s]', (dialect) => {
       const owner = await t.createKey();
       const check = await createCheck(VALID, owner.key);
       const live = await t.createKey({ environment: 'live', workspaceId: owner.workspace_id });
+      await t.fundWorkspace(owner.workspace_id, 1);
       const liveCheck = await createCheck(VALID, live.key);
       expect(await listIds(owner.key)).toEqual([check.id]);
       expect(await listIds(live.key)).toEqual([liveCheck.id]);

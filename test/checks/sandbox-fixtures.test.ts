@@ -105,7 +105,11 @@ describe.each(DIALECTS)('sandbox fixtures through POST /v1/checks [%s]', (dialec
   }
 
   /** A check that must be a 201: asserts what every created check has, and returns it. */
-  async function createCheck(body: Record<string, unknown>, apiKey = key): Promise<Json> {
+  async function createCheck(
+    body: Record<string, unknown>,
+    apiKey = key,
+    expectedCredits = 0,
+  ): Promise<Json> {
     const response = await postCheck(body, apiKey);
     expect(response.status).toBe(201);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -117,7 +121,7 @@ describe.each(DIALECTS)('sandbox fixtures through POST /v1/checks [%s]', (dialec
     expect(check.object).toBe('check');
     expect(check.processing_status).toBe('completed');
     expect(check.source).toBe('api');
-    expect(check.credits_used).toBe(0);
+    expect(check.credits_used).toBe(expectedCredits);
     expect(check.created_at).toBe(t.clock.now().toISOString());
     expect(check.completed_at).toBe(check.created_at);
     expect(check.identifier).toEqual({
@@ -351,8 +355,9 @@ describe.each(DIALECTS)('sandbox fixtures through POST /v1/checks [%s]', (dialec
     expect(check).not.toHaveProperty('company');
   });
 
-  it('a live key gets no sandbox fixture: format valid, registry not_supported, no credits', async () => {
+  it('a live key gets no sandbox fixture: format valid, registry not_supported, one credit each', async () => {
     const live = await t.createKey({ environment: 'live' });
+    await t.fundWorkspace(live.workspace_id, 2);
     for (const [identifier_type, identifier] of [
       ['vat_number', 'GB999000005'],
       ['registration_number', '99000001'],
@@ -360,6 +365,7 @@ describe.each(DIALECTS)('sandbox fixtures through POST /v1/checks [%s]', (dialec
       const check = await createCheck(
         { identifier_type, identifier, country_code: 'GB' },
         live.key,
+        1,
       );
       expect(findings(check)).toEqual({
         format_status: 'valid',
@@ -369,7 +375,8 @@ describe.each(DIALECTS)('sandbox fixtures through POST /v1/checks [%s]', (dialec
       });
       expect(check).not.toHaveProperty('company');
       expect(codes(check)).toEqual(['registry_not_supported']);
-      expect(check.credits_used).toBe(0);
+      // A live check is billable (issue 6), whatever its findings.
+      expect(check.credits_used).toBe(1);
     }
   });
 

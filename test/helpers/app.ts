@@ -14,6 +14,7 @@ import {
   createWorkspace,
 } from '../../src/modules/accounts/accounts.service.js';
 import type { Scope } from '../../src/modules/accounts/scopes.js';
+import { grantCredits, setWorkspacePaidAccess } from '../../src/modules/usage/usage.service.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 
 export interface TestApp {
@@ -30,6 +31,8 @@ export interface TestApp {
     scopes?: Scope[];
     workspaceId?: string;
   }): Promise<CreatedApiKey>;
+  /** Paid access on and `credits` granted, so live billable operations succeed. */
+  fundWorkspace(workspaceId: string, credits: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -93,6 +96,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const workspace =
         workspaceId ?? (await createWorkspace(database.db, deps, { name: 'Test workspace' })).id;
       return createApiKey(database.db, deps, { workspaceId: workspace, environment, scopes });
+    },
+    async fundWorkspace(workspaceId, credits) {
+      const deps = { clock, newId };
+      await setWorkspacePaidAccess(database.db, deps, workspaceId, true);
+      if (credits > 0) await grantCredits(database.db, deps, workspaceId, credits, 'test');
     },
     close: cleanup,
   };

@@ -97,7 +97,7 @@ const SANDBOX_CHECK = {
 };
 const SANDBOX_SEARCH = { country_code: 'GB', name: 'Sandbox Active' };
 
-/** Real API operations. Later issues append theirs (monitors, events, usage). */
+/** Real API operations. Later issues append theirs (monitors, events). */
 export const API_OPERATIONS: SecuredOperation[] = [
   {
     name: 'create check',
@@ -138,6 +138,7 @@ export const API_OPERATIONS: SecuredOperation[] = [
     },
     successStatus: 200,
   },
+  { name: 'get usage', method: 'GET', path: '/usage', scope: 'usage:read', successStatus: 200 },
 ];
 
 export const SECURED_OPERATIONS = [...API_OPERATIONS, ...PROBE_OPERATIONS];

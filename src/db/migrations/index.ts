@@ -3,6 +3,7 @@ import * as m0001 from './0001-workspaces.js';
 import * as m0002 from './0002-accounts-and-request-guarantees.js';
 import * as m0003 from './0003-checks-and-companies.js';
 import * as m0004 from './0004-snapshot-allowance-usage.js';
+import * as m0005 from './0005-usage-and-credits.js';
 
 /**
  * Every migration, in order. A static list rather than a directory scan: it survives bundling and
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-accounts-and-request-guarantees': m0002,
   '0003-checks-and-companies': m0003,
   '0004-snapshot-allowance-usage': m0004,
+  '0005-usage-and-credits': m0005,
 };

@@ -13,6 +13,7 @@ import {
   saveCompanySnapshots,
   scopeOf,
 } from '../companies/companies.service.js';
+import { recordOperation } from '../usage/usage.service.js';
 import type { Check, CheckCreateRequest, Evidence, Warning } from './checks.schemas.js';
 import { findCheckBody, insertCheck, listCheckRows } from './checks.store.js';
 import { sameCompanyName } from './company-name.js';
@@ -136,6 +137,14 @@ export async function createCheck(
   principal: Principal,
   request: CheckCreateRequest,
 ): Promise<Check> {
+  // Charged first: a live check without paid access or credits is a 402 before any work, and a
+  // later failure rolls the debit back with everything else.
+  const { credits_used } = await recordOperation(db, deps, {
+    workspaceId: principal.workspaceId,
+    environment: principal.environment,
+    source: 'api',
+    operation: 'checks.create',
+  });
   const now = toTimestamp(deps.clock.now());
   const country = request.country_code.toUpperCase();
   const format = checkFormat(country, request.identifier_type, request.identifier);
@@ -223,7 +232,7 @@ export async function createCheck(
     ...(registry.company ? { company: registry.company } : {}),
     evidence: [...evidence, ...registry.evidence],
     warnings: [...registry.warnings, ...warnings],
-    credits_used: 0,
+    credits_used,
     created_at: now,
     completed_at: now,
   };

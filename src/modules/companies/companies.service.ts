@@ -5,6 +5,7 @@ import { type Clock, toTimestamp } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import type { CompanyRecord, RegistrySource, SourceInfo } from '../../sources/registry-source.js';
 import type { Principal } from '../accounts/key-verifier.js';
+import { recordOperation } from '../usage/usage.service.js';
 import type { Company, CompanySearchRequest } from './companies.schemas.js';
 import {
   findCompanyBySourceKey,
@@ -174,6 +175,12 @@ export async function searchCompanies(
       ],
     });
   }
+  const { credits_used } = await recordOperation(db, deps, {
+    workspaceId: principal.workspaceId,
+    environment: principal.environment,
+    source: 'api',
+    operation: 'companies.search',
+  });
   const result = await source.search({
     countryCode: country,
     name: request.name,
@@ -196,7 +203,7 @@ export async function searchCompanies(
     source.info,
     candidates,
   );
-  return { companies, credits_used: 0 };
+  return { companies, credits_used };
 }
 
 export async function getCompany(

@@ -1,0 +1,101 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { AccountsError } from '../modules/accounts/accounts.service.js';
+import { findWorkspaceById } from '../modules/accounts/workspaces.store.js';
+import {
+  creditBalance,
+  grantCredits,
+  setWorkspacePaidAccess,
+} from '../modules/usage/usage.service.js';
+import { withDatabase } from './database-command.js';
+import { type CommandOutput, printResult } from './output.js';
+
+type Run = (output: CommandOutput, body: () => Promise<void>) => Promise<void>;
+
+const jsonOption = () => new Option('--json', 'print the result as one JSON object');
+
+function positiveInteger(value: string): number {
+  if (!/^[1-9][0-9]{0,8}$/.test(value))
+    throw new InvalidArgumentError('must be a whole number from 1 to 999999999');
+  return Number(value);
+}
+
+/** `firmwatch access ...` and `firmwatch credits ...`: paid access and the credit ledger. */
+export function addBillingCommands(program: Command, run: Run): void {
+  const workspaceMustExist = async (db: Parameters<typeof findWorkspaceById>[0], id: string) => {
+    if (!(await findWorkspaceById(db, id)))
+      throw new AccountsError('workspace_not_found', `no workspace ${id}`);
+  };
+
+  program
+    .command('access')
+    .description(
+      'Turn paid access (needed for billable live operations) on or off for a workspace.',
+    )
+    .requiredOption('--workspace <id>', 'the workspace')
+    .addOption(
+      new Option('--paid <on|off>', 'paid access').choices(['on', 'off']).makeOptionMandatory(),
+    )
+    .addOption(jsonOption())
+    .action(async (options: { workspace: string; paid: 'on' | 'off'; json?: boolean }) => {
+      const output = { json: options.json === true };
+      await run(output, async () => {
+        const result = await withDatabase(async (database, deps) => {
+          await workspaceMustExist(database.db, options.workspace);
+          return setWorkspacePaidAccess(
+            database.db,
+            deps,
+            options.workspace,
+            options.paid === 'on',
+          );
+        });
+        printResult(output, result, `paid access ${options.paid} for ${options.workspace}`);
+      });
+    });
+
+  const credits = program.command('credits').description('Grant credits and read the balance.');
+  credits
+    .command('grant')
+    .description(
+      'Add credits to a workspace (a ledger entry). Live REST and MCP share the balance.',
+    )
+    .requiredOption('--workspace <id>', 'the workspace')
+    .requiredOption('--units <n>', 'credits to add', positiveInteger)
+    .option('--note <text>', 'why, for the ledger')
+    .addOption(jsonOption())
+    .action(
+      async (options: { workspace: string; units: number; note?: string; json?: boolean }) => {
+        const output = { json: options.json === true };
+        await run(output, async () => {
+          const result = await withDatabase(async (database, deps) => {
+            await workspaceMustExist(database.db, options.workspace);
+            return grantCredits(database.db, deps, options.workspace, options.units, options.note);
+          });
+          printResult(
+            output,
+            result,
+            `granted ${result.granted} credits; balance ${result.balance}`,
+          );
+        });
+      },
+    );
+
+  credits
+    .command('balance')
+    .description("Show a workspace's credit balance (and the ledger total it must equal).")
+    .requiredOption('--workspace <id>', 'the workspace')
+    .addOption(jsonOption())
+    .action(async (options: { workspace: string; json?: boolean }) => {
+      const output = { json: options.json === true };
+      await run(output, async () => {
+        const result = await withDatabase(async (database) => {
+          await workspaceMustExist(database.db, options.workspace);
+          return creditBalance(database.db, options.workspace);
+        });
+        printResult(
+          output,
+          result,
+          `balance ${result.balance} (paid access ${result.paid_access ? 'on' : 'off'})`,
+        );
+      });
+    });
+}

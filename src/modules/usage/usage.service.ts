@@ -1,0 +1,193 @@
+import type { Kysely } from 'kysely';
+import type { Database, EnvironmentName, UsageSource } from '../../db/schema.js';
+import { HttpProblem } from '../../http/problems.js';
+import { type Clock, toTimestamp } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import type { UsageSummary } from './usage.schemas.js';
+import {
+  addUsageTotals,
+  adjustCreditBalance,
+  ensureBillingRow,
+  findBilling,
+  insertLedgerEntry,
+  insertUsageEvent,
+  listUsageTotals,
+  setPaidAccess,
+  sumLedger,
+} from './usage.store.js';
+
+/** Operation names recorded in usage (docs/decisions.md); billable in live only. */
+export const BILLABLE_OPERATIONS = [
+  'checks.create',
+  'companies.search',
+  'monitors.baseline',
+  'monitors.run',
+  'monitors.scheduled_check',
+] as const;
+export type UsageOperation = (typeof BILLABLE_OPERATIONS)[number];
+
+export interface UsageDeps {
+  clock: Clock;
+  newId: IdGenerator;
+}
+
+/** The calendar month (UTC) containing `date`: [start, end). */
+export function usagePeriod(date: Date): { start: Date; end: Date } {
+  const start = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
+  return { start, end };
+}
+
+/**
+ * Records one completed operation, in the caller's transaction: in live, requires paid access and
+ * debits one credit (402 otherwise); in every environment, writes the usage event and updates the
+ * period's running totals. If the operation later fails, the transaction takes all of it back.
+ * Returns the credits debited, for `credits_used`.
+ */
+export async function recordOperation(
+  db: Kysely<Database>,
+  deps: UsageDeps,
+  input: {
+    workspaceId: string;
+    environment: EnvironmentName;
+    source: UsageSource;
+    operation: UsageOperation;
+  },
+): Promise<{ credits_used: number }> {
+  const now = deps.clock.now();
+  const at = toTimestamp(now);
+  let units = 0;
+  if (input.environment === 'live') {
+    const billing = await findBilling(db, input.workspaceId);
+    if (!billing || billing.paid_access !== 1) {
+      throw new HttpProblem('paid_access_required', {
+        detail: `Live ${input.operation} needs paid access for this workspace; sandbox keys (svc_test_) work without it.`,
+      });
+    }
+    if (!(await adjustCreditBalance(db, input.workspaceId, -1, at))) {
+      throw new HttpProblem('insufficient_credits', {
+        detail: `Live ${input.operation} costs 1 credit and the workspace has ${billing.credit_balance}; add credits to continue.`,
+      });
+    }
+    await insertLedgerEntry(db, {
+      id: deps.newId('crd'),
+      workspace_id: input.workspaceId,
+      kind: 'debit',
+      units: -1,
+      operation: input.operation,
+      note: null,
+      created_at: at,
+    });
+    units = 1;
+  }
+  await insertUsageEvent(db, {
+    id: deps.newId('usg'),
+    workspace_id: input.workspaceId,
+    environment: input.environment,
+    source: input.source,
+    operation: input.operation,
+    billable_units: units,
+    created_at: at,
+  });
+  await addUsageTotals(db, {
+    workspace_id: input.workspaceId,
+    environment: input.environment,
+    period: toTimestamp(usagePeriod(now).start),
+    source: input.source,
+    operation: input.operation,
+    requests: 1,
+    billable_units: units,
+  });
+  return { credits_used: units };
+}
+
+/** The usage summary of one environment for the current period, from the running totals. */
+export async function summarizeUsage(
+  db: Kysely<Database>,
+  deps: UsageDeps,
+  workspaceId: string,
+  environment: EnvironmentName,
+): Promise<UsageSummary> {
+  const now = deps.clock.now();
+  const period = usagePeriod(now);
+  const rows = await listUsageTotals(db, workspaceId, environment, toTimestamp(period.start));
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const sources = [...new Set(rows.map((r) => r.source))];
+  const billable = sum(rows.map((r) => r.billable_units));
+  return {
+    environment,
+    period: { start: toTimestamp(period.start), end: toTimestamp(period.end) },
+    totals: { requests: sum(rows.map((r) => r.requests)), billable_units: billable },
+    // No plans with included units exist: nothing is included, nothing "remains".
+    allowance: { included_units: null, used_units: billable, remaining_units: null },
+    by_source: sources.map((source) => {
+      const of = rows.filter((r) => r.source === source);
+      return {
+        source,
+        requests: sum(of.map((r) => r.requests)),
+        billable_units: sum(of.map((r) => r.billable_units)),
+      };
+    }),
+    by_operation: rows.map((r) => ({
+      operation: r.operation,
+      source: r.source,
+      requests: r.requests,
+      billable_units: r.billable_units,
+    })),
+    as_of: toTimestamp(now),
+  };
+}
+
+/** Operator actions (CLI). */
+export async function setWorkspacePaidAccess(
+  db: Kysely<Database>,
+  deps: UsageDeps,
+  workspaceId: string,
+  paid: boolean,
+): Promise<{ workspace_id: string; paid_access: boolean }> {
+  const now = toTimestamp(deps.clock.now());
+  await ensureBillingRow(db, workspaceId, now);
+  await setPaidAccess(db, workspaceId, paid, now);
+  return { workspace_id: workspaceId, paid_access: paid };
+}
+
+export async function grantCredits(
+  db: Kysely<Database>,
+  deps: UsageDeps,
+  workspaceId: string,
+  units: number,
+  note: string | undefined,
+): Promise<{ workspace_id: string; granted: number; balance: number }> {
+  return db.transaction().execute(async (trx) => {
+    const now = toTimestamp(deps.clock.now());
+    await ensureBillingRow(trx, workspaceId, now);
+    await adjustCreditBalance(trx, workspaceId, units, now);
+    await insertLedgerEntry(trx, {
+      id: deps.newId('crd'),
+      workspace_id: workspaceId,
+      kind: 'grant',
+      units,
+      operation: null,
+      note: note ?? null,
+      created_at: now,
+    });
+    return {
+      workspace_id: workspaceId,
+      granted: units,
+      balance: (await findBilling(trx, workspaceId))?.credit_balance ?? 0,
+    };
+  });
+}
+
+export async function creditBalance(
+  db: Kysely<Database>,
+  workspaceId: string,
+): Promise<{ workspace_id: string; balance: number; ledger_total: number; paid_access: boolean }> {
+  const billing = await findBilling(db, workspaceId);
+  return {
+    workspace_id: workspaceId,
+    balance: billing?.credit_balance ?? 0,
+    ledger_total: await sumLedger(db, workspaceId),
+    paid_access: billing?.paid_access === 1,
+  };
+}

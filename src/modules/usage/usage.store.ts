@@ -1,0 +1,117 @@
+import type { Kysely } from 'kysely';
+import type {
+  CreditLedgerTable,
+  Database,
+  EnvironmentName,
+  UsageEventsTable,
+  UsageTotalsTable,
+  WorkspaceBillingTable,
+} from '../../db/schema.js';
+
+export async function ensureBillingRow(
+  db: Kysely<Database>,
+  workspaceId: string,
+  now: string,
+): Promise<void> {
+  await db
+    .insertInto('workspace_billing')
+    .values({ workspace_id: workspaceId, paid_access: 0, credit_balance: 0, updated_at: now })
+    .onConflict((oc) => oc.column('workspace_id').doNothing())
+    .execute();
+}
+
+export async function findBilling(
+  db: Kysely<Database>,
+  workspaceId: string,
+): Promise<WorkspaceBillingTable | undefined> {
+  return db
+    .selectFrom('workspace_billing')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+}
+
+export async function setPaidAccess(
+  db: Kysely<Database>,
+  workspaceId: string,
+  paid: boolean,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('workspace_billing')
+    .set({ paid_access: paid ? 1 : 0, updated_at: now })
+    .where('workspace_id', '=', workspaceId)
+    .execute();
+}
+
+/**
+ * Moves the balance by `units` (negative to debit) in one conditional statement: a debit that
+ * would take the balance below zero changes nothing and returns false. Concurrent debits
+ * serialize on the row, so they can never overdraw.
+ */
+export async function adjustCreditBalance(
+  db: Kysely<Database>,
+  workspaceId: string,
+  units: number,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('workspace_billing')
+    .set((eb) => ({ credit_balance: eb('credit_balance', '+', units), updated_at: now }))
+    .where('workspace_id', '=', workspaceId)
+    .where('credit_balance', '>=', Math.max(0, -units))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertLedgerEntry(
+  db: Kysely<Database>,
+  row: CreditLedgerTable,
+): Promise<void> {
+  await db.insertInto('credit_ledger').values(row).execute();
+}
+
+export async function sumLedger(db: Kysely<Database>, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('credit_ledger')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('units'), eb.lit(0)).as('total'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export async function insertUsageEvent(db: Kysely<Database>, row: UsageEventsTable): Promise<void> {
+  await db.insertInto('usage_events').values(row).execute();
+}
+
+export async function addUsageTotals(db: Kysely<Database>, row: UsageTotalsTable): Promise<void> {
+  await db
+    .insertInto('usage_totals')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['workspace_id', 'environment', 'period', 'source', 'operation'])
+        .doUpdateSet((eb) => ({
+          requests: eb('usage_totals.requests', '+', eb.ref('excluded.requests')),
+          billable_units: eb('usage_totals.billable_units', '+', eb.ref('excluded.billable_units')),
+        })),
+    )
+    .execute();
+}
+
+export async function listUsageTotals(
+  db: Kysely<Database>,
+  workspaceId: string,
+  environment: EnvironmentName,
+  period: string,
+): Promise<UsageTotalsTable[]> {
+  return db
+    .selectFrom('usage_totals')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('environment', '=', environment)
+    .where('period', '=', period)
+    .orderBy('source')
+    .orderBy('operation')
+    .execute();
+}
