@@ -5,6 +5,7 @@
 import { authOverhead } from './auth-overhead.js';
 import { formatChecks } from './format-checks.js';
 import { sandboxChecks } from './sandbox-checks.js';
+import { usageSummary } from './usage-summary.js';
 
 const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
   { name: 'format checks over a mixed corpus (one core)', run: formatChecks },
@@ -16,6 +17,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
     name: 'sandbox POST /checks on SQLite vs bare Fastify (50 connections, median of 3 x 2 s)',
     run: sandboxChecks,
   },
+  { name: 'usage summary with one million usage events vs none (SQLite)', run: usageSummary },
 ];
 
 for (const benchmark of benchmarks) {
