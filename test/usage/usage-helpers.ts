@@ -1,0 +1,164 @@
+import type { AddressInfo } from 'node:net';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import type { Database } from '../../src/db/schema.js';
+import { fixedClock } from '../../src/lib/clock.js';
+import { createIdGenerator } from '../../src/lib/ids.js';
+import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
+import { creditBalance } from '../../src/modules/usage/usage.service.js';
+import { sandboxSource } from '../../src/sources/sandbox/sandbox-source.js';
+import type { TestApp } from '../helpers/app.js';
+import { type Json, readJson } from '../helpers/http.js';
+
+// ajv and ajv-formats are CommonJS; under NodeNext their default export sits one level down
+// (as in src/http/validation.ts).
+const Ajv2020 = Ajv2020Module.default;
+const addFormats = addFormatsModule.default;
+
+/** A sandbox GB VAT number that matches a fixture company. */
+export const MATCHED_CHECK = {
+  identifier_type: 'vat_number',
+  identifier: 'GB999000005',
+  country_code: 'GB',
+};
+/** A sandbox GB search with results. */
+export const SEARCH = { country_code: 'GB', name: 'Sandbox Active' };
+/** A sandbox GB search whose registry "does not answer": a 502. */
+export const FAILING_SEARCH = { country_code: 'GB', name: 'Sandbox Upstream Failure' };
+
+let sequence = 0;
+/** A fresh Idempotency-Key: 8 to 128 of [A-Za-z0-9._-]. */
+export function idempotencyKey(): string {
+  sequence += 1;
+  return `usage-${process.pid}-${Date.now()}-${sequence}`;
+}
+
+export function post(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  apiKey: string,
+  key = idempotencyKey(),
+): Promise<Response> {
+  return fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      'content-type': 'application/json',
+      'idempotency-key': key,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+export function get(baseUrl: string, path: string, apiKey: string): Promise<Response> {
+  return fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+}
+
+/** GET /v1/usage, expected to succeed. */
+export async function usageSummary(baseUrl: string, apiKey: string): Promise<Json> {
+  const response = await get(baseUrl, '/usage', apiKey);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return readJson(response);
+}
+
+/** What the database holds for a workspace: ledger, usage events, running totals, balance. */
+export async function billingState(db: Kysely<Database>, workspaceId: string) {
+  const ledger = await db
+    .selectFrom('credit_ledger')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('id')
+    .execute();
+  const events = await db
+    .selectFrom('usage_events')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('id')
+    .execute();
+  const totals = await db
+    .selectFrom('usage_totals')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('environment')
+    .orderBy('source')
+    .orderBy('operation')
+    .execute();
+  const balance = await creditBalance(db, workspaceId);
+  return { ledger, events, totals, balance };
+}
+
+/** The first instant of the UTC month containing `date`, `months` months on. */
+export function monthStart(date: Date, months = 0): string {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1)).toISOString();
+}
+
+/**
+ * A second app on the same database as `t`, whose live environment has a search source (the
+ * sandbox fixtures): the default app has no live registry source, so a live company search is a
+ * 422 there and never reaches billing.
+ */
+export async function startLiveSearchApp(
+  t: TestApp,
+): Promise<{ app: FastifyInstance; baseUrl: string; close(): Promise<void> }> {
+  const clock = fixedClock(t.clock.now());
+  let baseUrl = '';
+  const app = await buildApp({
+    database: t.database,
+    clock,
+    newId: createIdGenerator(clock),
+    logger: false,
+    publicBaseUrl: () => baseUrl,
+    rateLimit: {
+      store: memoryTokenBuckets(),
+      policies: {
+        perKey: { capacity: 10_000, refillPerSecond: 10_000 },
+        perIp: { capacity: 10_000, refillPerSecond: 10_000 },
+      },
+    },
+    sources: { sandbox: sandboxSource(), live: sandboxSource() },
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1`;
+  return { app, baseUrl, close: () => app.close() };
+}
+
+const DOC_ID = 'https://firmwatch.test/openapi.json';
+const pointerPart = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** JSON pointer to a response schema of the served document. */
+export const responseSchema = (path: string, method: string, status: number) =>
+  `/paths/${pointerPart(path)}/${method}/responses/${status}/content/${pointerPart('application/json')}/schema`;
+
+/** Validators for any schema of the served OpenAPI document (Ajv, JSON Schema 2020-12). */
+export async function openApiValidators(baseUrl: string) {
+  const response = await fetch(`${baseUrl}/openapi.json`);
+  expect(response.status).toBe(200);
+  const doc = await readJson(response);
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+  addFormats(ajv);
+  // The whole document as one schema: every `#/components/schemas/<Name>` ref resolves within it.
+  ajv.addSchema({ ...doc, $id: DOC_ID });
+  const validatorAt = (pointer: string) => {
+    const validate = ajv.getSchema(`${DOC_ID}#${pointer}`);
+    if (!validate) throw new Error(`no schema at ${pointer}`);
+    return validate;
+  };
+  return {
+    doc,
+    expectValid(pointer: string, value: unknown) {
+      const validate = validatorAt(pointer);
+      const ok = validate(value);
+      expect(validate.errors ?? [], pointer).toEqual([]);
+      expect(ok).toBe(true);
+    },
+    expectInvalid(pointer: string, value: unknown) {
+      expect(validatorAt(pointer)(value), pointer).toBe(false);
+    },
+  };
+}
