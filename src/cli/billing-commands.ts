@@ -4,6 +4,7 @@ import { findWorkspaceById } from '../modules/accounts/workspaces.store.js';
 import {
   creditBalance,
   grantCredits,
+  MAX_CREDIT_GRANT,
   setWorkspacePaidAccess,
 } from '../modules/usage/usage.service.js';
 import { withDatabase } from './database-command.js';
@@ -13,9 +14,10 @@ type Run = (output: CommandOutput, body: () => Promise<void>) => Promise<void>;
 
 const jsonOption = () => new Option('--json', 'print the result as one JSON object');
 
-function positiveInteger(value: string): number {
-  if (!/^[1-9][0-9]{0,8}$/.test(value))
-    throw new InvalidArgumentError('must be a whole number from 1 to 999999999');
+function creditUnits(value: string): number {
+  if (!/^[1-9][0-9]{0,6}$/.test(value) || Number(value) > MAX_CREDIT_GRANT) {
+    throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_CREDIT_GRANT}`);
+  }
   return Number(value);
 }
 
@@ -59,7 +61,7 @@ export function addBillingCommands(program: Command, run: Run): void {
       'Add credits to a workspace (a ledger entry). Live REST and MCP share the balance.',
     )
     .requiredOption('--workspace <id>', 'the workspace')
-    .requiredOption('--units <n>', 'credits to add', positiveInteger)
+    .requiredOption('--units <n>', 'credits to add', creditUnits)
     .option('--note <text>', 'why, for the ledger')
     .addOption(jsonOption())
     .action(

@@ -93,12 +93,12 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
         ['sandbox', 'api', 'checks.create', 0],
         ['sandbox', 'api', 'companies.search', 0],
       ]);
-      expect(totals.map((r) => [r.operation, Number(r.requests), Number(r.billable_units)])).toEqual(
-        [
-          ['checks.create', 1, 0],
-          ['companies.search', 1, 0],
-        ],
-      );
+      expect(
+        totals.map((r) => [r.operation, Number(r.requests), Number(r.billable_units)]),
+      ).toEqual([
+        ['checks.create', 1, 0],
+        ['companies.search', 1, 0],
+      ]);
     });
 
     it('never touches the credits of a funded workspace, with paid access on or off', async () => {
@@ -172,15 +172,24 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
       const check = await readJson(response);
       expect(check.credits_used).toBe(1);
       // The stored check says the same.
-      expect((await readJson(await get(t.baseUrl, `/checks/${check.id}`, ws.live))).credits_used).toBe(
-        1,
-      );
+      expect(
+        (await readJson(await get(t.baseUrl, `/checks/${check.id}`, ws.live))).credits_used,
+      ).toBe(1);
 
       const { ledger, events, balance } = await state(ws.id);
-      expect(balance).toEqual({ workspace_id: ws.id, balance: 2, ledger_total: 2, paid_access: true });
+      expect(balance).toEqual({
+        workspace_id: ws.id,
+        balance: 2,
+        ledger_total: 2,
+        paid_access: true,
+      });
       const debits = ledger.filter((e) => e.kind === 'debit');
       expect(debits).toHaveLength(1);
-      expect(debits[0]).toMatchObject({ units: -1, operation: 'checks.create', workspace_id: ws.id });
+      expect(debits[0]).toMatchObject({
+        units: -1,
+        operation: 'checks.create',
+        workspace_id: ws.id,
+      });
       expect(ledger.filter((e) => e.kind === 'grant').map((e) => Number(e.units))).toEqual([3]);
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({
@@ -207,7 +216,11 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
 
       // Out of credits: a 402, and a retry with the same Idempotency-Key after a top-up executes.
       const key = idempotencyKey();
-      await expectProblem(await postCheck(MATCHED_CHECK, ws.live, key), 402, 'insufficient_credits');
+      await expectProblem(
+        await postCheck(MATCHED_CHECK, ws.live, key),
+        402,
+        'insufficient_credits',
+      );
       expect((await state(ws.id)).events).toHaveLength(2);
       await grantCredits(t.database.db, deps(), ws.id, 1, 'top-up');
       const retried = await postCheck(MATCHED_CHECK, ws.live, key);
@@ -329,6 +342,34 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
       expect(after.totals).toEqual(before.totals);
     });
 
+    it('concurrent retries with one Idempotency-Key debit once', async () => {
+      const ws = await workspace();
+      await t.fundWorkspace(ws.id, 5);
+      const key = idempotencyKey();
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, () => postCheck(MATCHED_CHECK, ws.live, key)),
+      );
+      const executed = responses.filter(
+        (r) => r.status === 201 && r.headers.get('idempotency-replayed') === 'false',
+      );
+      expect(executed).toHaveLength(1);
+      const original = await (executed[0] as Response).text();
+      for (const response of responses) {
+        if (response === executed[0]) continue;
+        if (response.status === 409) {
+          await expectProblem(response, 409, 'idempotency_request_in_progress');
+        } else {
+          expect(response.status).toBe(201);
+          expect(response.headers.get('idempotency-replayed')).toBe('true');
+          expect(await response.text()).toBe(original);
+        }
+      }
+      const { ledger, events, balance } = await state(ws.id);
+      expect(ledger.filter((e) => e.kind === 'debit')).toHaveLength(1);
+      expect(events).toHaveLength(1);
+      expect(balance).toMatchObject({ balance: 4, ledger_total: 4 });
+    });
+
     it('a replayed sandbox check and search leave the usage totals unchanged', async () => {
       const ws = await workspace();
       const checkKey = idempotencyKey();
@@ -403,6 +444,52 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
     });
   });
 
+  describe('order of refusals', () => {
+    it('body validation (422) comes before the 402 of an unfunded live key', async () => {
+      const ws = await workspace();
+      await expectProblem(
+        await postCheck({ ...MATCHED_CHECK, identifier: '' }, ws.live),
+        422,
+        'validation_failed',
+      );
+      for (const body of [{ country_code: 'GB', name: 'x' }, { country_code: 'GB' }]) {
+        await expectProblem(
+          await postSearch(body, ws.live, undefined, liveSearch.baseUrl),
+          422,
+          'validation_failed',
+        );
+      }
+      // Valid bodies: now the 402.
+      await expectProblem(await postCheck(MATCHED_CHECK, ws.live), 402, 'paid_access_required');
+      await expectNothingRecorded(ws.id, [ws.live]);
+    });
+
+    it('a failure after the debit (429 snapshot allowance) takes the debit back', async () => {
+      const ws = await workspace();
+      await t.fundWorkspace(ws.id, 3);
+      // No new company snapshot may be stored: a matched check or a search with results fails.
+      const full = await startLiveSearchApp(t, { snapshotsPerDay: 0 });
+      try {
+        await expectProblem(
+          await postSearch(SEARCH, ws.live, undefined, full.baseUrl),
+          429,
+          'snapshot_allowance_exceeded',
+        );
+        await expectProblem(
+          await post(full.baseUrl, '/checks', MATCHED_CHECK, ws.live),
+          429,
+          'snapshot_allowance_exceeded',
+        );
+      } finally {
+        await full.close();
+      }
+      const { ledger, balance } = await state(ws.id);
+      expect(ledger.filter((e) => e.kind === 'debit')).toEqual([]);
+      expect(balance).toMatchObject({ balance: 3, ledger_total: 3 });
+      await expectNothingRecorded(ws.id, [ws.live]);
+    });
+  });
+
   it('ledger and balance agree after grants and debits', async () => {
     const ws = await workspace();
     const db = t.database.db;
@@ -422,7 +509,12 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
     await expectProblem(await postCheck(MATCHED_CHECK, ws.live), 402, 'insufficient_credits');
 
     const { ledger, balance } = await state(ws.id);
-    expect(balance).toEqual({ workspace_id: ws.id, balance: 0, ledger_total: 0, paid_access: true });
+    expect(balance).toEqual({
+      workspace_id: ws.id,
+      balance: 0,
+      ledger_total: 0,
+      paid_access: true,
+    });
     expect(ledger.reduce((sum, e) => sum + Number(e.units), 0)).toBe(0);
     expect(ledger.filter((e) => e.kind === 'grant').map((e) => [Number(e.units), e.note])).toEqual(
       expect.arrayContaining([

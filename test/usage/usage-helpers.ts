@@ -105,6 +105,7 @@ export function monthStart(date: Date, months = 0): string {
  */
 export async function startLiveSearchApp(
   t: TestApp,
+  options: { snapshotsPerDay?: number } = {},
 ): Promise<{ app: FastifyInstance; baseUrl: string; close(): Promise<void> }> {
   const clock = fixedClock(t.clock.now());
   let baseUrl = '';
@@ -122,6 +123,7 @@ export async function startLiveSearchApp(
       },
     },
     sources: { sandbox: sandboxSource(), live: sandboxSource() },
+    snapshotsPerDay: options.snapshotsPerDay,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1`;

@@ -26,6 +26,10 @@ export const BILLABLE_OPERATIONS = [
 ] as const;
 export type UsageOperation = (typeof BILLABLE_OPERATIONS)[number];
 
+/** The balance is a 32-bit integer on PostgreSQL; grants are kept well inside it. */
+export const MAX_CREDIT_BALANCE = 1_000_000_000;
+export const MAX_CREDIT_GRANT = 1_000_000;
+
 export interface UsageDeps {
   clock: Clock;
   newId: IdGenerator;
@@ -65,8 +69,10 @@ export async function recordOperation(
       });
     }
     if (!(await adjustCreditBalance(db, input.workspaceId, -1, at))) {
+      // Re-read after the failed debit: the balance read above may have been spent meanwhile.
+      const balance = (await findBilling(db, input.workspaceId))?.credit_balance ?? 0;
       throw new HttpProblem('insufficient_credits', {
-        detail: `Live ${input.operation} costs 1 credit and the workspace has ${billing.credit_balance}; add credits to continue.`,
+        detail: `Live ${input.operation} costs 1 credit and the workspace has ${balance}; add credits to continue.`,
       });
     }
     await insertLedgerEntry(db, {
@@ -161,6 +167,10 @@ export async function grantCredits(
   return db.transaction().execute(async (trx) => {
     const now = toTimestamp(deps.clock.now());
     await ensureBillingRow(trx, workspaceId, now);
+    const current = (await findBilling(trx, workspaceId))?.credit_balance ?? 0;
+    if (current + units > MAX_CREDIT_BALANCE) {
+      throw new Error(`the balance would exceed ${MAX_CREDIT_BALANCE} credits (it is ${current})`);
+    }
     await adjustCreditBalance(trx, workspaceId, units, now);
     await insertLedgerEntry(trx, {
       id: deps.newId('crd'),
