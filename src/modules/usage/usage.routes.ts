@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { requirePrincipal } from '../../http/auth.js';
 import { problemResponses } from '../../http/responses.js';
-import { UsageSummarySchema } from './usage.schemas.js';
 import { summarizeUsage, type UsageDeps } from './usage.service.js';
 
 export const usageRoutes: FastifyPluginAsync<{ deps: UsageDeps }> = async (app, { deps }) => {
@@ -15,7 +14,10 @@ export const usageRoutes: FastifyPluginAsync<{ deps: UsageDeps }> = async (app, 
         description:
           'Completed operations and billable units of the current calendar month (UTC), by source channel and by operation.',
         tags: ['Usage'],
-        response: { 200: UsageSummarySchema, ...problemResponses(401, 403, 429, 500) },
+        response: {
+          200: { $ref: 'UsageSummary#', description: 'The usage summary.' },
+          ...problemResponses(401, 403, 429, 500),
+        },
       },
     },
     async (request) => {
