@@ -8,11 +8,7 @@ import {
 } from '../modules/accounts/accounts.service.js';
 import { ALL_SCOPES } from '../modules/accounts/scopes.js';
 import { withDatabase } from './database-command.js';
-import { type CommandOutput, printResult } from './output.js';
-
-type Run = (output: CommandOutput, body: () => Promise<void>) => Promise<void>;
-
-const jsonOption = () => new Option('--json', 'print the result as one JSON object');
+import { jsonOption, printResult, type RunCommand } from './output.js';
 
 function describeKey(key: ApiKeySummary): string {
   const state = key.revoked_at ? `revoked ${key.revoked_at}` : 'active';
@@ -29,7 +25,7 @@ function parseScopesOption(value: string): string[] {
 }
 
 /** `firmwatch workspace ...` and `firmwatch key ...`: provisioning, done by an operator. */
-export function addAccountsCommands(program: Command, run: Run): void {
+export function addAccountsCommands(program: Command, run: RunCommand): void {
   const workspace = program.command('workspace').description('Manage workspaces.');
   workspace
     .command('create')

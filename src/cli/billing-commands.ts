@@ -8,11 +8,7 @@ import {
   setWorkspacePaidAccess,
 } from '../modules/usage/usage.service.js';
 import { withDatabase } from './database-command.js';
-import { type CommandOutput, printResult } from './output.js';
-
-type Run = (output: CommandOutput, body: () => Promise<void>) => Promise<void>;
-
-const jsonOption = () => new Option('--json', 'print the result as one JSON object');
+import { jsonOption, printResult, type RunCommand } from './output.js';
 
 function creditUnits(value: string): number {
   if (!/^[1-9][0-9]{0,6}$/.test(value) || Number(value) > MAX_CREDIT_GRANT) {
@@ -22,7 +18,7 @@ function creditUnits(value: string): number {
 }
 
 /** `firmwatch access ...` and `firmwatch credits ...`: paid access and the credit ledger. */
-export function addBillingCommands(program: Command, run: Run): void {
+export function addBillingCommands(program: Command, run: RunCommand): void {
   const workspaceMustExist = async (db: Parameters<typeof findWorkspaceById>[0], id: string) => {
     if (!(await findWorkspaceById(db, id)))
       throw new AccountsError('workspace_not_found', `no workspace ${id}`);

@@ -7,7 +7,7 @@ import { AccountsError } from '../modules/accounts/accounts.service.js';
 import { closeOnSignals, startServer } from '../server.js';
 import { addAccountsCommands } from './accounts-commands.js';
 import { addBillingCommands } from './billing-commands.js';
-import { type CommandOutput, printError, printResult } from './output.js';
+import { type CommandOutput, jsonOption, printError, printResult } from './output.js';
 
 function describeFailure(error: unknown): { code: string; message: string } {
   if (error instanceof ConfigError) return { code: 'invalid_config', message: error.message };
@@ -77,7 +77,7 @@ export function buildCli(json: boolean): Command {
   program
     .command('migrate')
     .description('Apply pending database migrations to DATABASE_URL and exit.')
-    .option('--json', 'print the result as one JSON object')
+    .addOption(jsonOption())
     .action(async (options: { json?: boolean }) => {
       const output = { json: options.json === true };
       await run(output, async () => {

@@ -1,3 +1,5 @@
+import { Option } from 'commander';
+
 /**
  * Every command prints either human text or, with --json, exactly one JSON object on stdout.
  * Failures follow the same rule: `{"error": {"code", "message"}}` with --json, one line otherwise.
@@ -25,3 +27,8 @@ export function printError(output: CommandOutput, code: string, message: string)
   if (output.json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
   else process.stderr.write(`firmwatch: ${message}\n`);
 }
+
+/** How main() runs a command body: failures become the command's error output and exit code 1. */
+export type RunCommand = (output: CommandOutput, body: () => Promise<void>) => Promise<void>;
+
+export const jsonOption = () => new Option('--json', 'print the result as one JSON object');

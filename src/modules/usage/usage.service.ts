@@ -63,7 +63,7 @@ export async function recordOperation(
   let units = 0;
   if (input.environment === 'live') {
     const billing = await findBilling(db, input.workspaceId);
-    if (!billing || billing.paid_access !== 1) {
+    if (billing?.paid_access !== 1) {
       throw new HttpProblem('paid_access_required', {
         detail: `Live ${input.operation} needs paid access for this workspace; sandbox keys (svc_test_) work without it.`,
       });
