@@ -10,6 +10,7 @@ import {
   type IdempotencyScope,
   releaseIdempotencyClaim,
 } from './idempotency.store.js';
+import { pathOf } from './problem-handling.js';
 import { HttpProblem } from './problems.js';
 
 declare module 'fastify' {
@@ -43,10 +44,6 @@ export const IDEMPOTENCY_LEASE_MS = 60 * 1000;
 const KEY_PATTERN = /^[A-Za-z0-9._-]{8,128}$/;
 /** Response headers that are part of the stored response and are replayed. */
 const REPLAYED_HEADERS = ['content-type', 'location'];
-
-function pathOf(request: FastifyRequest): string {
-  return request.url.split('?')[0] ?? request.url;
-}
 
 function requestHash(request: FastifyRequest): string {
   return createHash('sha256')

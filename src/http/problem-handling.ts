@@ -27,7 +27,8 @@ function truncate(text: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max)}...` : text;
 }
 
-function pathOf(request: FastifyRequest): string {
+/** The request's path, without its query string. */
+export function pathOf(request: FastifyRequest): string {
   return request.url.split('?')[0] ?? request.url;
 }
 

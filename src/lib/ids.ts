@@ -9,6 +9,14 @@ export type IdPrefix = 'req' | 'ws' | 'key' | 'chk' | 'cmp' | 'mon' | 'evt' | 'u
 
 export type IdGenerator = (prefix: IdPrefix) => string;
 
+/** The contract's id format after the prefix: 16 to 80 letters, digits, `_` or `-`. */
+export const ID_CHARS = '[A-Za-z0-9_-]{16,80}';
+
+/** Whether `id` has the contract's shape for ids with this prefix (`chk_...`, `cmp_...`). */
+export function isIdOf(prefix: IdPrefix, id: string): boolean {
+  return new RegExp(`^${prefix}_${ID_CHARS}$`).test(id);
+}
+
 function encodeTime(ms: number): string {
   let out = '';
   let rest = ms;

@@ -1,8 +1,8 @@
 import Type, { type Static } from 'typebox';
+import { ID_CHARS } from '../../lib/ids.js';
 import {
   CompanyLegalStatusSchema,
   CountryCodeInput,
-  ID_CHARS,
   IdentifierTypeSchema,
 } from '../companies/companies.schemas.js';
 

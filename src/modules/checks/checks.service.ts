@@ -5,6 +5,7 @@ import { checkFormat } from '../../formats/registry.js';
 import type { Page, PageRequest, Paginator } from '../../http/pagination.js';
 import { HttpProblem } from '../../http/problems.js';
 import { toTimestamp } from '../../lib/clock.js';
+import { isIdOf } from '../../lib/ids.js';
 import type { LookupResult, RegistrySource } from '../../sources/registry-source.js';
 import type { Principal } from '../accounts/key-verifier.js';
 import type { Company } from '../companies/companies.schemas.js';
@@ -251,9 +252,7 @@ export async function getCheck(
   principal: Principal,
   id: string,
 ): Promise<Check> {
-  const body = /^chk_[A-Za-z0-9_-]{16,80}$/.test(id)
-    ? await findCheckBody(db, scopeOf(principal), id)
-    : undefined;
+  const body = isIdOf('chk', id) ? await findCheckBody(db, scopeOf(principal), id) : undefined;
   if (!body) throw new HttpProblem('not_found', { detail: `No check ${id.slice(0, 100)}.` });
   return JSON.parse(body) as Check;
 }

@@ -1,7 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { IDENTIFIER_TYPES } from '../../formats/format-rule.js';
-
-export const ID_CHARS = '[A-Za-z0-9_-]{16,80}';
+import { ID_CHARS } from '../../lib/ids.js';
 
 export const CountryCodeInput = Type.String({
   pattern: '^[A-Za-z]{2}$',

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { HttpProblem } from '../../http/problems.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
-import type { IdGenerator } from '../../lib/ids.js';
+import { type IdGenerator, isIdOf } from '../../lib/ids.js';
 import type { CompanyRecord, RegistrySource, SourceInfo } from '../../sources/registry-source.js';
 import type { Principal } from '../accounts/key-verifier.js';
 import { recordOperation } from '../usage/usage.service.js';
@@ -211,7 +211,7 @@ export async function getCompany(
   principal: Principal,
   id: string,
 ): Promise<Company> {
-  const snapshot = /^cmp_[A-Za-z0-9_-]{16,80}$/.test(id)
+  const snapshot = isIdOf('cmp', id)
     ? await findCompanySnapshot(db, scopeOf(principal), id)
     : undefined;
   if (!snapshot) throw new HttpProblem('not_found', { detail: `No company ${id.slice(0, 100)}.` });
