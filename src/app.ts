@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DatabaseHandle } from './db/database.js';
+import type { Transact } from './db/group-commit.js';
 import type { Database, EnvironmentName } from './db/schema.js';
 import { loadServiceSecret } from './db/service-secrets.js';
 import { FORMAT_RULES } from './formats/registry.js';
@@ -62,6 +63,8 @@ export interface AppDeps {
 /** What every module's routes get: the database and the shared request machinery. */
 export interface ModuleContext {
   db: Kysely<Database>;
+  /** Request-path writes: one atomic unit each (sharing commits on SQLite). */
+  transact: Transact;
   clock: Clock;
   newId: IdGenerator;
   paginator: Paginator;
@@ -109,12 +112,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerProblemHandling(app, urls.documentation);
   registerAuth(app, createKeyVerifier(db, { cacheTtlMs: deps.keyCacheTtlMs }));
   registerRateLimit(app, deps.rateLimit.store, deps.rateLimit.policies);
-  registerIdempotency(app, db, deps.clock);
+  registerIdempotency(app, deps.database.transact, deps.clock);
   await registerOpenApi(app);
 
   let cursorSecret: Promise<Buffer> | undefined;
   const context: ModuleContext = {
     db,
+    transact: deps.database.transact,
     clock: deps.clock,
     newId: deps.newId,
     paginator: new Paginator(() => {

@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { groupCommit, type Transact, transactionPerWork } from './group-commit.js';
 import type { Database } from './schema.js';
 
 export type Dialect = DatabaseConfig['dialect'];
@@ -11,6 +12,8 @@ export type Dialect = DatabaseConfig['dialect'];
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** Runs a unit of writes atomically; request-path writes go through it (group commit on SQLite). */
+  transact: Transact;
   /** PostgreSQL only: the schema the tables live in. */
   schema?: string;
   destroy(): Promise<void>;
@@ -75,7 +78,7 @@ export function createDatabase(
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(openSqlite(config.path)) }),
     });
-    return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+    return { db, dialect: 'sqlite', transact: groupCommit(db), destroy: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -87,6 +90,7 @@ export function createDatabase(
   return {
     db,
     dialect: 'postgres',
+    transact: transactionPerWork(db),
     schema: options.searchPath ?? 'public',
     destroy: () => db.destroy(),
   };

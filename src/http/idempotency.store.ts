@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepared } from '../db/prepared.js';
 import type { Database, EnvironmentName, IdempotencyRecordRow } from '../db/schema.js';
 
 export interface IdempotencyScope {
@@ -36,6 +37,30 @@ function keyOf(scope: IdempotencyScope): IdempotencyScope {
   };
 }
 
+const insertClaim = prepared((db, p: ClaimRequest) =>
+  db
+    .insertInto('idempotency_records')
+    .values({
+      workspace_id: p.workspace_id,
+      environment: p.environment,
+      operation: p.operation,
+      idempotency_key: p.idempotency_key,
+      request_path: p.request_path,
+      request_hash: p.request_hash,
+      state: 'in_progress',
+      locked_by: p.locked_by,
+      locked_at: p.now,
+      response_status: null,
+      response_headers: null,
+      response_body: null,
+      created_at: p.now,
+      expires_at: p.expires_at,
+    })
+    .onConflict((oc) =>
+      oc.columns(['workspace_id', 'environment', 'operation', 'idempotency_key']).doNothing(),
+    ),
+);
+
 /**
  * Claims a key for one execution. The insert is the arbiter: of several concurrent requests (on
  * any node) exactly one inserts; the others get the existing record back.
@@ -45,29 +70,8 @@ export async function claimIdempotencyKey(
   claim: ClaimRequest,
 ): Promise<ClaimOutcome> {
   const scope = keyOf(claim);
-  const inserted = await db
-    .insertInto('idempotency_records')
-    .values({
-      workspace_id: claim.workspace_id,
-      environment: claim.environment,
-      operation: claim.operation,
-      idempotency_key: claim.idempotency_key,
-      request_path: claim.request_path,
-      request_hash: claim.request_hash,
-      state: 'in_progress',
-      locked_by: claim.locked_by,
-      locked_at: claim.now,
-      response_status: null,
-      response_headers: null,
-      response_body: null,
-      created_at: claim.now,
-      expires_at: claim.expires_at,
-    })
-    .onConflict((oc) =>
-      oc.columns(['workspace_id', 'environment', 'operation', 'idempotency_key']).doNothing(),
-    )
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { claimed: true };
+  const inserted = await insertClaim(db, claim);
+  if (Number(inserted.numAffectedRows ?? 0) === 1) return { claimed: true };
 
   const existing = await db
     .selectFrom('idempotency_records')
@@ -108,6 +112,29 @@ export async function claimIdempotencyKey(
   return { claimed: false, existing };
 }
 
+const completeClaim = prepared(
+  (
+    db,
+    p: IdempotencyScope & { locked_by: string; status: number; headers: string; body: string },
+  ) =>
+    db
+      .updateTable('idempotency_records')
+      .where('workspace_id', '=', p.workspace_id)
+      .where('environment', '=', p.environment)
+      .where('operation', '=', p.operation)
+      .where('idempotency_key', '=', p.idempotency_key)
+      .set({
+        state: 'completed',
+        locked_by: null,
+        locked_at: null,
+        response_status: p.status,
+        response_headers: p.headers,
+        response_body: p.body,
+      })
+      .where('state', '=', 'in_progress')
+      .where('locked_by', '=', p.locked_by),
+);
+
 /**
  * Stores the response of a completed execution. Runs inside the operation's transaction and only
  * succeeds while this request still holds the claim, so the operation's writes and its stored
@@ -119,21 +146,14 @@ export async function completeIdempotencyRecord(
   lockedBy: string,
   response: StoredResponse,
 ): Promise<void> {
-  const result = await db
-    .updateTable('idempotency_records')
-    .where((eb) => eb.and(keyOf(scope)))
-    .set({
-      state: 'completed',
-      locked_by: null,
-      locked_at: null,
-      response_status: response.status,
-      response_headers: JSON.stringify(response.headers),
-      response_body: response.body,
-    })
-    .where('state', '=', 'in_progress')
-    .where('locked_by', '=', lockedBy)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) {
+  const result = await completeClaim(db, {
+    ...keyOf(scope),
+    locked_by: lockedBy,
+    status: response.status,
+    headers: JSON.stringify(response.headers),
+    body: response.body,
+  });
+  if (Number(result.numAffectedRows) !== 1) {
     throw new Error('idempotency claim lost before completion');
   }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
+import type { Transact } from '../db/group-commit.js';
 import type { Database } from '../db/schema.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
@@ -56,11 +57,7 @@ function requestHash(request: FastifyRequest): string {
  * is required, a completed response is replayed byte for byte, and a key reused for a different
  * request, or still executing, is a 409. Scope: workspace, environment and operation.
  */
-export function registerIdempotency(
-  app: FastifyInstance,
-  db: Kysely<Database>,
-  clock: Clock,
-): void {
+export function registerIdempotency(app: FastifyInstance, transact: Transact, clock: Clock): void {
   app.decorateRequest('idempotencyClaim', undefined);
 
   // Before body validation: a request without a usable key is a 400 whatever its body.
@@ -93,7 +90,7 @@ export function registerIdempotency(
     const now = clock.now();
     const hash = requestHash(request);
     const path = pathOf(request);
-    const outcome = await claimIdempotencyKey(db, {
+    const claim = {
       ...scope,
       request_path: path,
       request_hash: hash,
@@ -101,7 +98,8 @@ export function registerIdempotency(
       now: toTimestamp(now),
       expires_at: toTimestamp(new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS)),
       stale_before: toTimestamp(new Date(now.getTime() - IDEMPOTENCY_LEASE_MS)),
-    });
+    };
+    const outcome = await transact((trx) => claimIdempotencyKey(trx, claim));
     if (outcome.claimed) {
       request.idempotencyClaim = { scope, completed: false };
       return;
@@ -133,7 +131,7 @@ export function registerIdempotency(
   app.addHook('onResponse', async (request) => {
     const claim = request.idempotencyClaim;
     if (claim && !claim.completed) {
-      await releaseIdempotencyClaim(db, claim.scope, request.id);
+      await transact((trx) => releaseIdempotencyClaim(trx, claim.scope, request.id));
     }
   });
 }
@@ -151,12 +149,12 @@ export interface OperationResult<T> {
 export async function completeOperation<T extends object>(
   request: FastifyRequest,
   reply: FastifyReply,
-  db: Kysely<Database>,
+  transact: Transact,
   status: number,
   run: (trx: Transaction<Database>) => Promise<OperationResult<T>>,
 ): Promise<FastifyReply> {
   const claim = request.idempotencyClaim;
-  const { payload, headers } = await db.transaction().execute(async (trx) => {
+  const { payload, headers } = await transact(async (trx) => {
     const result = await run(trx);
     // The route's own response schema for this status: the stored bytes are the bytes sent.
     const payload = reply.serializeInput(

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { Clock } from './clock.js';
 
 // Crockford base32 in lower case: no ambiguous letters, and every character is allowed by the
@@ -27,7 +27,24 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-function encodeRandom(bytes: Buffer): string {
+/**
+ * Random bytes drawn from a pool refilled 4 KiB at a time: each call into the CSPRNG costs a few
+ * microseconds whatever its size, and one request makes several ids.
+ */
+function randomPool(poolSize = 4096): (size: number) => Uint8Array {
+  const pool = Buffer.alloc(poolSize);
+  let offset = poolSize;
+  return (size) => {
+    if (offset + size > poolSize) {
+      randomFillSync(pool);
+      offset = 0;
+    }
+    offset += size;
+    return pool.subarray(offset - size, offset);
+  };
+}
+
+function encodeRandom(bytes: Uint8Array): string {
   let out = '';
   for (const byte of bytes) out += ALPHABET[byte % 32];
   return out;
@@ -39,7 +56,7 @@ function encodeRandom(bytes: Buffer): string {
  */
 export function createIdGenerator(
   clock: Clock,
-  random: (size: number) => Buffer = randomBytes,
+  random: (size: number) => Uint8Array = randomPool(),
 ): IdGenerator {
   return (prefix) => `${prefix}_${encodeTime(clock.now().getTime())}${encodeRandom(random(16))}`;
 }

@@ -7,7 +7,7 @@ import { CheckCreateBody, type CheckCreateRequest, CheckParams } from './checks.
 import { type ChecksDeps, createCheck, getCheck, listChecks } from './checks.service.js';
 
 export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
-  const { db, paginator } = app.context;
+  const { db, transact, paginator } = app.context;
 
   app.post(
     '/v1/checks',
@@ -29,7 +29,7 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
-      return completeOperation(request, reply, db, 201, async (trx) => {
+      return completeOperation(request, reply, transact, 201, async (trx) => {
         const check = await createCheck(trx, deps, principal, request.body as CheckCreateRequest);
         return { body: check, headers: { location: `/v1/checks/${check.id}` } };
       });

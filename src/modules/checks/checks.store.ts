@@ -1,11 +1,18 @@
 import type { Kysely } from 'kysely';
 import { after, type KeysetPosition } from '../../db/keyset.js';
+import { prepared } from '../../db/prepared.js';
 import type { ChecksTable, Database } from '../../db/schema.js';
 import type { Scope } from '../companies/companies.store.js';
 
-export async function insertCheck(db: Kysely<Database>, row: ChecksTable): Promise<void> {
-  await db.insertInto('checks').values(row).execute();
-}
+export const insertCheck = prepared((db, p: ChecksTable) =>
+  db.insertInto('checks').values({
+    id: p.id,
+    workspace_id: p.workspace_id,
+    environment: p.environment,
+    created_at: p.created_at,
+    body: p.body,
+  }),
+);
 
 export async function findCheckBody(
   db: Kysely<Database>,

@@ -13,7 +13,7 @@ import {
 import { getCompany, searchCompanies } from './companies.service.js';
 
 export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
-  const { db } = app.context;
+  const { db, transact } = app.context;
 
   app.post(
     '/v1/companies/search',
@@ -35,7 +35,7 @@ export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
-      return completeOperation(request, reply, db, 200, async (trx) => {
+      return completeOperation(request, reply, transact, 200, async (trx) => {
         const result = await searchCompanies(
           trx,
           deps,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type { Database, EnvironmentName } from '../../db/schema.js';
 
 export interface Scope {
@@ -6,18 +7,22 @@ export interface Scope {
   environment: EnvironmentName;
 }
 
+const selectBySourceKey = prepared((db, p: Scope & { source_key: string }) =>
+  db
+    .selectFrom('companies')
+    .select(['id', 'created_at'])
+    .where('workspace_id', '=', p.workspace_id)
+    .where('environment', '=', p.environment)
+    .where('source_key', '=', p.source_key),
+);
+
 export async function findCompanyBySourceKey(
   db: Kysely<Database>,
   scope: Scope,
   sourceKey: string,
 ): Promise<{ id: string; created_at: string } | undefined> {
-  return db
-    .selectFrom('companies')
-    .select(['id', 'created_at'])
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('environment', '=', scope.environment)
-    .where('source_key', '=', sourceKey)
-    .executeTakeFirst();
+  const { rows } = await selectBySourceKey(db, { ...scope, source_key: sourceKey });
+  return rows[0];
 }
 
 /** Inserts a new snapshot unless one exists for the source key; true when this call inserted. */
@@ -39,17 +44,20 @@ export async function insertCompanyIfAbsent(
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
+const updateSnapshot = prepared((db, p: { id: string; snapshot: string; retrieved_at: string }) =>
+  db
+    .updateTable('companies')
+    .set({ snapshot: p.snapshot, retrieved_at: p.retrieved_at })
+    .where('id', '=', p.id),
+);
+
 export async function refreshCompany(
   db: Kysely<Database>,
   id: string,
   snapshot: string,
   retrievedAt: string,
 ): Promise<void> {
-  await db
-    .updateTable('companies')
-    .set({ snapshot, retrieved_at: retrievedAt })
-    .where('id', '=', id)
-    .execute();
+  await updateSnapshot(db, { id, snapshot, retrieved_at: retrievedAt });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type {
   CreditLedgerTable,
   Database,
@@ -80,14 +81,30 @@ export async function sumLedger(db: Kysely<Database>, workspaceId: string): Prom
   return Number(row.total);
 }
 
-export async function insertUsageEvent(db: Kysely<Database>, row: UsageEventsTable): Promise<void> {
-  await db.insertInto('usage_events').values(row).execute();
-}
+export const insertUsageEvent = prepared((db, p: UsageEventsTable) =>
+  db.insertInto('usage_events').values({
+    id: p.id,
+    workspace_id: p.workspace_id,
+    environment: p.environment,
+    source: p.source,
+    operation: p.operation,
+    billable_units: p.billable_units,
+    created_at: p.created_at,
+  }),
+);
 
-export async function addUsageTotals(db: Kysely<Database>, row: UsageTotalsTable): Promise<void> {
-  await db
+export const addUsageTotals = prepared((db, p: UsageTotalsTable) =>
+  db
     .insertInto('usage_totals')
-    .values(row)
+    .values({
+      workspace_id: p.workspace_id,
+      environment: p.environment,
+      period: p.period,
+      source: p.source,
+      operation: p.operation,
+      requests: p.requests,
+      billable_units: p.billable_units,
+    })
     .onConflict((oc) =>
       oc
         .columns(['workspace_id', 'environment', 'period', 'source', 'operation'])
@@ -95,9 +112,8 @@ export async function addUsageTotals(db: Kysely<Database>, row: UsageTotalsTable
           requests: eb('usage_totals.requests', '+', eb.ref('excluded.requests')),
           billable_units: eb('usage_totals.billable_units', '+', eb.ref('excluded.billable_units')),
         })),
-    )
-    .execute();
-}
+    ),
+);
 
 export async function listUsageTotals(
   db: Kysely<Database>,

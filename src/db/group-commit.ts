@@ -1,0 +1,85 @@
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import type { Database } from './schema.js';
+
+/** Runs `work` atomically: all of its writes commit, or none do. */
+export type Transact = <T>(work: (trx: Transaction<Database>) => Promise<T>) => Promise<T>;
+
+interface Pending {
+  work: (trx: Transaction<Database>) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+const SAVEPOINT = CompiledQuery.raw('savepoint unit_of_work');
+const RELEASE = CompiledQuery.raw('release unit_of_work');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to unit_of_work');
+
+/** One transaction per unit of work: PostgreSQL commits concurrent transactions in parallel. */
+export const transactionPerWork =
+  (db: Kysely<Database>): Transact =>
+  (work) =>
+    db.transaction().execute(work);
+
+/**
+ * Group commit for SQLite, which has one writer: a commit costs far more than the few rows a request
+ * writes (every dirty page goes to the WAL again), so units of work that arrive while a transaction
+ * is running wait and then share the next one, each inside its own savepoint. A unit that throws is
+ * rolled back to its savepoint and fails alone; the others commit. Nobody hears of success before
+ * the shared COMMIT has succeeded, and if it fails, every unit of that transaction fails.
+ *
+ * better-sqlite3 is synchronous, so a transaction never yields to the event loop by itself: the
+ * first unit starts its transaction on `setImmediate`, after the requests that arrived in the same
+ * event-loop turn have queued their units too. Units run one after another on the single
+ * connection, so a unit must not wait on anything but the database (no upstream calls) and must not
+ * call `transact` itself.
+ */
+export function groupCommit(db: Kysely<Database>, maxUnitsPerCommit = 256): Transact {
+  let queue: Pending[] = [];
+  let draining = false;
+
+  async function runBatch(batch: Pending[]): Promise<Outcome[]> {
+    return db.transaction().execute(async (trx) => {
+      const outcomes: Outcome[] = [];
+      for (const unit of batch) {
+        await trx.executeQuery(SAVEPOINT);
+        try {
+          outcomes.push({ ok: true, value: await unit.work(trx) });
+        } catch (error) {
+          await trx.executeQuery(ROLLBACK_TO);
+          outcomes.push({ ok: false, error });
+        }
+        await trx.executeQuery(RELEASE);
+      }
+      return outcomes;
+    });
+  }
+
+  async function drain(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.slice(0, maxUnitsPerCommit);
+      queue = queue.slice(batch.length);
+      try {
+        const outcomes = await runBatch(batch);
+        batch.forEach((unit, i) => {
+          const outcome = outcomes[i] as Outcome;
+          if (outcome.ok) unit.resolve(outcome.value);
+          else unit.reject(outcome.error);
+        });
+      } catch (error) {
+        for (const unit of batch) unit.reject(error);
+      }
+    }
+    draining = false;
+  }
+
+  return <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!draining) {
+        draining = true;
+        setImmediate(drain);
+      }
+    });
+}

@@ -1,0 +1,42 @@
+import {
+  type Compilable,
+  type CompiledQuery,
+  type DialectAdapter,
+  type Kysely,
+  CompiledQuery as Query,
+  type QueryResult,
+} from 'kysely';
+import type { Database } from './schema.js';
+
+/** Stands for a named parameter while a query is built; replaced by the value on every run. */
+class Placeholder {
+  constructor(readonly name: string) {}
+}
+
+/**
+ * A query built and compiled once per dialect, then run with new parameter values. Building and
+ * compiling with Kysely costs 10 to 30 µs per statement, more than SQLite's own work for the small
+ * statements of the request path, which runs several per request. The query is written with the
+ * ordinary query builder, `p.name` standing for each value (typed as the value for the builder's
+ * sake), so one definition serves SQLite and PostgreSQL alike.
+ */
+export function prepared<P extends object, R>(
+  build: (db: Kysely<Database>, p: P) => Compilable<R>,
+): (db: Kysely<Database>, values: P) => Promise<QueryResult<R>> {
+  const placeholders = new Proxy({} as P, { get: (_, name) => new Placeholder(String(name)) });
+  const compiled = new WeakMap<DialectAdapter, CompiledQuery<R>>();
+  return (db, values) => {
+    const adapter = db.getExecutor().adapter;
+    let query = compiled.get(adapter);
+    if (!query) {
+      query = build(db, placeholders).compile();
+      compiled.set(adapter, query);
+    }
+    const parameters = query.parameters.map((parameter) =>
+      parameter instanceof Placeholder
+        ? (values as Record<string, unknown>)[parameter.name]
+        : parameter,
+    );
+    return db.executeQuery(Query.raw(query.sql, parameters) as CompiledQuery<R>);
+  };
+}
