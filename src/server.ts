@@ -46,7 +46,11 @@ export async function startServer(
     config.logLevel,
     pino.destination({ dest: options.logDestination ?? 1, sync: true }),
   );
-  const database = createDatabase(config.database);
+  const database = createDatabase(config.database, {
+    checkpointInBackground: {
+      onError: (error) => logger.warn({ err: error }, 'background WAL checkpoints stopped'),
+    },
+  });
   const rateLimitStore = config.redisUrl
     ? redisTokenBuckets(connectRedis(config.redisUrl, logger))
     : memoryTokenBuckets();

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { groupCommit, type Transact, transactionPerWork } from './group-commit.js';
 import type { Database } from './schema.js';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 
 export type Dialect = DatabaseConfig['dialect'];
 
@@ -24,6 +25,11 @@ export interface DatabaseOptions {
   searchPath?: string;
   /** PostgreSQL only: pool size per process. */
   maxConnections?: number;
+  /**
+   * SQLite files only: checkpoint the WAL from a worker thread instead of inside commits (the
+   * server does; short-lived CLI commands and tests need not).
+   */
+  checkpointInBackground?: { onError(error: Error): void };
 }
 
 // int8 (COUNT, SUM, bigint columns) arrives as a string from pg by default; the values this service
@@ -75,10 +81,26 @@ export function createDatabase(
   options: DatabaseOptions = {},
 ): DatabaseHandle {
   if (config.dialect === 'sqlite') {
+    const sqlite = openSqlite(config.path);
+    const checkpointer =
+      options.checkpointInBackground && config.path !== ':memory:'
+        ? startCheckpointer(config.path, { onError: options.checkpointInBackground.onError })
+        : undefined;
+    if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(openSqlite(config.path)) }),
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     });
-    return { db, dialect: 'sqlite', transact: groupCommit(db), destroy: () => db.destroy() };
+    return {
+      db,
+      dialect: 'sqlite',
+      transact: groupCommit(db),
+      async destroy() {
+        // The checkpointer's connection closes first, so the writer's close is the last one and
+        // folds the WAL into the database file.
+        await checkpointer?.stop();
+        await db.destroy();
+      },
+    };
   }
   const pool = new pg.Pool({
     connectionString: config.url,

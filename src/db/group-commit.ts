@@ -22,12 +22,25 @@ export const transactionPerWork =
   (work) =>
     db.transaction().execute(work);
 
+/** Thrown out of a shared transaction to roll it back because one of its units failed. */
+class UnitFailed {
+  constructor(
+    readonly index: number,
+    readonly error: unknown,
+  ) {}
+}
+
 /**
  * Group commit for SQLite, which has one writer: a commit costs far more than the few rows a request
  * writes (every dirty page goes to the WAL again), so units of work that arrive while a transaction
- * is running wait and then share the next one, each inside its own savepoint. A unit that throws is
- * rolled back to its savepoint and fails alone; the others commit. Nobody hears of success before
- * the shared COMMIT has succeeded, and if it fails, every unit of that transaction fails.
+ * is running wait and then share the next one. Nobody hears of success before the shared COMMIT has
+ * succeeded, and if it fails, every unit of that transaction fails.
+ *
+ * A unit that throws fails alone. The units first run without savepoints, because a savepoint costs
+ * SQLite about as much as a unit's own writes (it journals every page the unit touches). If one
+ * throws, the whole transaction is rolled back, that unit fails with its error, and the others run
+ * again, each in its own savepoint. So a unit may run more than once, and only the run that commits
+ * counts: a unit must have no effects outside the database.
  *
  * better-sqlite3 is synchronous, so a transaction never yields to the event loop by itself: the
  * first unit starts its transaction on `setImmediate`, after the requests that arrived in the same
@@ -39,7 +52,21 @@ export function groupCommit(db: Kysely<Database>, maxUnitsPerCommit = 256): Tran
   let queue: Pending[] = [];
   let draining = false;
 
-  async function runBatch(batch: Pending[]): Promise<Outcome[]> {
+  function runTogether(batch: Pending[]): Promise<Outcome[]> {
+    return db.transaction().execute(async (trx) => {
+      const outcomes: Outcome[] = [];
+      for (const [index, unit] of batch.entries()) {
+        try {
+          outcomes.push({ ok: true, value: await unit.work(trx) });
+        } catch (error) {
+          throw new UnitFailed(index, error);
+        }
+      }
+      return outcomes;
+    });
+  }
+
+  function runInSavepoints(batch: Pending[]): Promise<Outcome[]> {
     return db.transaction().execute(async (trx) => {
       const outcomes: Outcome[] = [];
       for (const unit of batch) {
@@ -54,6 +81,17 @@ export function groupCommit(db: Kysely<Database>, maxUnitsPerCommit = 256): Tran
       }
       return outcomes;
     });
+  }
+
+  async function runBatch(batch: Pending[]): Promise<Outcome[]> {
+    try {
+      return await runTogether(batch);
+    } catch (failure) {
+      if (!(failure instanceof UnitFailed)) throw failure;
+      const others = await runInSavepoints(batch.filter((_, i) => i !== failure.index));
+      others.splice(failure.index, 0, { ok: false, error: failure.error });
+      return others;
+    }
   }
 
   async function drain(): Promise<void> {
