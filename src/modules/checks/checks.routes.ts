@@ -4,7 +4,13 @@ import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency
 import { ListSchema, type PageRequest, PaginationQuery } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import { CheckCreateBody, type CheckCreateRequest, CheckParams } from './checks.schemas.js';
-import { type ChecksDeps, createCheck, getCheck, listChecks } from './checks.service.js';
+import {
+  type ChecksDeps,
+  createCheck,
+  getCheck,
+  listChecks,
+  lookUpIdentifier,
+} from './checks.service.js';
 
 export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
   const { db, transact, paginator } = app.context;
@@ -29,8 +35,10 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
+      const body = request.body as CheckCreateRequest;
+      const lookup = await lookUpIdentifier(deps, principal, body);
       return completeOperation(request, reply, transact, 201, async (trx) => {
-        const check = await createCheck(trx, deps, principal, request.body as CheckCreateRequest);
+        const check = await createCheck(trx, deps, principal, body, lookup);
         return { body: check, headers: { location: `/v1/checks/${check.id}` } };
       });
     },

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { IdentifierType } from '../../formats/format-rule.js';
+import type { FormatOutcome, IdentifierType } from '../../formats/format-rule.js';
 import { checkFormat } from '../../formats/registry.js';
 import type { Page, PageRequest, Paginator } from '../../http/pagination.js';
 import { HttpProblem } from '../../http/problems.js';
@@ -131,15 +131,48 @@ export interface ChecksDeps extends CompaniesDeps {
   sourceFor(principal: Principal): RegistrySource;
 }
 
+/** What a check learns without the database: its format finding and the registry's answer. */
+export interface IdentifierLookup {
+  country: string;
+  format: FormatOutcome;
+  source: RegistrySource;
+  /** Absent when the registry was not asked (invalid format, or no source for the country). */
+  lookup?: LookupResult;
+}
+
+/**
+ * The format rules and the registry lookup of a check. Kept out of the check's unit of work, so
+ * that a registry's answer is never awaited while holding the database's writer.
+ */
+export async function lookUpIdentifier(
+  deps: ChecksDeps,
+  principal: Principal,
+  request: CheckCreateRequest,
+): Promise<IdentifierLookup> {
+  const country = request.country_code.toUpperCase();
+  const format = checkFormat(country, request.identifier_type, request.identifier);
+  const source = deps.sourceFor(principal);
+  if (format.status === 'invalid' || !source.supports(country, request.identifier_type)) {
+    return { country, format, source };
+  }
+  const lookup = await source.lookup({
+    countryCode: country,
+    identifierType: request.identifier_type,
+    normalized: format.normalized,
+  });
+  return { country, format, source, lookup };
+}
+
 /** Computes the four findings separately, stores the check and returns it. */
 export async function createCheck(
   db: Kysely<Database>,
   deps: ChecksDeps,
   principal: Principal,
   request: CheckCreateRequest,
+  { country, format, source, lookup }: IdentifierLookup,
 ): Promise<Check> {
-  // Charged first: a live check without paid access or credits is a 402 before any work, and a
-  // later failure rolls the debit back with everything else.
+  // Charged first: a live check without paid access or credits is a 402, and a later failure
+  // rolls the debit back with everything else.
   const { credits_used } = await recordOperation(db, deps, {
     workspaceId: principal.workspaceId,
     environment: principal.environment,
@@ -147,9 +180,6 @@ export async function createCheck(
     operation: 'checks.create',
   });
   const now = toTimestamp(deps.clock.now());
-  const country = request.country_code.toUpperCase();
-  const format = checkFormat(country, request.identifier_type, request.identifier);
-  const source = deps.sourceFor(principal);
   const warnings: Warning[] = [];
   const evidence: Evidence[] = [];
 
@@ -186,14 +216,9 @@ export async function createCheck(
         },
       ],
     };
-  } else if (!source.supports(country, request.identifier_type)) {
+  } else if (!lookup) {
     registry = registryNotSupported(country, principal);
   } else {
-    const lookup = await source.lookup({
-      countryCode: country,
-      identifierType: request.identifier_type,
-      normalized: format.normalized,
-    });
     registry = await registryFindings(db, deps, principal, source, lookup, now);
   }
 

@@ -10,7 +10,7 @@ import {
   type CompanySearchRequest,
   CompanySearchResponseSchema,
 } from './companies.schemas.js';
-import { getCompany, searchCompanies } from './companies.service.js';
+import { findCandidates, getCompany, recordSearch } from './companies.service.js';
 
 export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
   const { db, transact } = app.context;
@@ -35,14 +35,14 @@ export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
+      const source = deps.sourceFor(principal);
+      const candidates = await findCandidates(
+        principal,
+        source,
+        request.body as CompanySearchRequest,
+      );
       return completeOperation(request, reply, transact, 200, async (trx) => {
-        const result = await searchCompanies(
-          trx,
-          deps,
-          principal,
-          deps.sourceFor(principal),
-          request.body as CompanySearchRequest,
-        );
+        const result = await recordSearch(trx, deps, principal, source, candidates);
         return {
           body: {
             object: 'list' as const,

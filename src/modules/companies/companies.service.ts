@@ -158,13 +158,15 @@ function validateSearch(request: CompanySearchRequest, country: string): void {
   }
 }
 
-export async function searchCompanies(
-  db: Kysely<Database>,
-  deps: CompaniesDeps,
+/**
+ * The search itself, with rules 1 to 6 and the upstream call: no database, so that it runs outside
+ * the search's unit of work and a registry's answer is never awaited while holding the writer.
+ */
+export async function findCandidates(
   principal: Principal,
   source: RegistrySource,
   request: CompanySearchRequest,
-): Promise<{ companies: Company[]; credits_used: number }> {
+): Promise<CompanyRecord[]> {
   const country = request.country_code.toUpperCase();
   validateSearch(request, country);
   if (!source.searches(country)) {
@@ -175,12 +177,6 @@ export async function searchCompanies(
       ],
     });
   }
-  const { credits_used } = await recordOperation(db, deps, {
-    workspaceId: principal.workspaceId,
-    environment: principal.environment,
-    source: 'api',
-    operation: 'companies.search',
-  });
   const result = await source.search({
     countryCode: country,
     name: request.name,
@@ -195,7 +191,23 @@ export async function searchCompanies(
       retryAfter: 5,
     });
   }
-  const candidates = result.companies.slice(0, MAX_SEARCH_CANDIDATES);
+  return result.companies.slice(0, MAX_SEARCH_CANDIDATES);
+}
+
+/** Charges the search (402 in live without paid access or credits) and stores its candidates. */
+export async function recordSearch(
+  db: Kysely<Database>,
+  deps: CompaniesDeps,
+  principal: Principal,
+  source: RegistrySource,
+  candidates: readonly CompanyRecord[],
+): Promise<{ companies: Company[]; credits_used: number }> {
+  const { credits_used } = await recordOperation(db, deps, {
+    workspaceId: principal.workspaceId,
+    environment: principal.environment,
+    source: 'api',
+    operation: 'companies.search',
+  });
   const companies = await saveCompanySnapshots(
     db,
     deps,
