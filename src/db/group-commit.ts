@@ -1,17 +1,20 @@
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /** Runs `work` atomically: all of its writes commit, or none do. */
-export type Transact = <T>(work: (trx: Transaction<Database>) => Promise<T>) => Promise<T>;
+export type Transact = <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
 
 interface Pending {
-  work: (trx: Transaction<Database>) => Promise<unknown>;
+  work: (trx: Kysely<Database>) => Promise<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
 const SAVEPOINT = CompiledQuery.raw('savepoint unit_of_work');
 const RELEASE = CompiledQuery.raw('release unit_of_work');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to unit_of_work');
@@ -21,6 +24,30 @@ export const transactionPerWork =
   (db: Kysely<Database>): Transact =>
   (work) =>
     db.transaction().execute(work);
+
+/**
+ * A transaction that takes SQLite's write lock at BEGIN. A deferred one (Kysely's) that reads before
+ * its first write fails at once with SQLITE_BUSY, instead of waiting, if another process (a CLI
+ * command) commits in between; an immediate one waits its turn (busy_timeout) and cannot fail so.
+ */
+function writeTransaction<T>(
+  db: Kysely<Database>,
+  body: (conn: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await conn.executeQuery(BEGIN_IMMEDIATE);
+    try {
+      const value = await body(conn);
+      await conn.executeQuery(COMMIT);
+      return value;
+    } catch (error) {
+      // Also after a failed COMMIT, which can leave the transaction open; if SQLite has already
+      // rolled back, there is nothing to do.
+      await conn.executeQuery(ROLLBACK).catch(() => {});
+      throw error;
+    }
+  });
+}
 
 /** Thrown out of a shared transaction to roll it back because one of its units failed. */
 class UnitFailed {
@@ -53,7 +80,7 @@ export function groupCommit(db: Kysely<Database>, maxUnitsPerCommit = 256): Tran
   let draining = false;
 
   function runTogether(batch: Pending[]): Promise<Outcome[]> {
-    return db.transaction().execute(async (trx) => {
+    return writeTransaction(db, async (trx) => {
       const outcomes: Outcome[] = [];
       for (const [index, unit] of batch.entries()) {
         try {
@@ -67,7 +94,7 @@ export function groupCommit(db: Kysely<Database>, maxUnitsPerCommit = 256): Tran
   }
 
   function runInSavepoints(batch: Pending[]): Promise<Outcome[]> {
-    return db.transaction().execute(async (trx) => {
+    return writeTransaction(db, async (trx) => {
       const outcomes: Outcome[] = [];
       for (const unit of batch) {
         await trx.executeQuery(SAVEPOINT);
@@ -112,7 +139,7 @@ export function groupCommit(db: Kysely<Database>, maxUnitsPerCommit = 256): Tran
     draining = false;
   }
 
-  return <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
+  return <T>(work: (trx: Kysely<Database>) => Promise<T>) =>
     new Promise<T>((resolve, reject) => {
       queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!draining) {

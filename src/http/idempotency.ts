@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Transact } from '../db/group-commit.js';
 import type { Database } from '../db/schema.js';
 import { canonicalJson } from '../lib/canonical-json.js';
@@ -151,7 +151,7 @@ export async function completeOperation<T extends object>(
   reply: FastifyReply,
   transact: Transact,
   status: number,
-  run: (trx: Transaction<Database>) => Promise<OperationResult<T>>,
+  run: (trx: Kysely<Database>) => Promise<OperationResult<T>>,
 ): Promise<FastifyReply> {
   const claim = request.idempotencyClaim;
   const { payload, headers } = await transact(async (trx) => {

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { prepared } from '../../src/db/prepared.js';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
+
+// Defined once for the module, so the same definitions serve SQLite and then PostgreSQL.
+const insertNamed = prepared((db, p: { id: string; created_at: string }) =>
+  db.insertInto('workspaces').values({ id: p.id, name: 'Prepared', created_at: p.created_at }),
+);
+const selectNamed = prepared((db, p: { first: string; second: string }) =>
+  db
+    .selectFrom('workspaces')
+    .select(['id', 'name', 'created_at'])
+    .where('id', 'in', [p.first, p.second])
+    .where('name', '=', 'Prepared')
+    .orderBy('id'),
+);
+
+const at = (day: number) => `2026-11-${String(day).padStart(2, '0')}T12:00:00.000Z`;
+
+describe.each(DIALECTS)('prepared queries [%s]', (dialect) => {
+  let database: TestDatabase | undefined;
+  afterEach(async () => {
+    await database?.cleanup();
+    database = undefined;
+  });
+
+  it('an insert takes new values on every run and keeps its literal constant', async () => {
+    database = await createTestDatabase(dialect);
+    const { db } = database;
+    for (const day of [1, 2, 3]) {
+      const result = await insertNamed(db, { id: `ws_${day}`, created_at: at(day) });
+      expect(result.numAffectedRows).toBe(1n);
+    }
+    const rows = await db.selectFrom('workspaces').selectAll().orderBy('id').execute();
+    expect(rows).toEqual([
+      { id: 'ws_1', name: 'Prepared', created_at: at(1) },
+      { id: 'ws_2', name: 'Prepared', created_at: at(2) },
+      { id: 'ws_3', name: 'Prepared', created_at: at(3) },
+    ]);
+  });
+
+  it('a select returns the rows matching the values of each run', async () => {
+    database = await createTestDatabase(dialect);
+    const { db } = database;
+    for (const day of [1, 2, 3, 4]) await insertNamed(db, { id: `ws_${day}`, created_at: at(day) });
+    // Not matched by the constant name = 'Prepared'.
+    await db
+      .insertInto('workspaces')
+      .values({ id: 'ws_5', name: 'Other', created_at: at(5) })
+      .execute();
+
+    const ids = async (first: string, second: string) =>
+      (await selectNamed(db, { first, second })).rows.map((row) => row.id);
+    expect(await ids('ws_1', 'ws_2')).toEqual(['ws_1', 'ws_2']);
+    expect(await ids('ws_3', 'ws_4')).toEqual(['ws_3', 'ws_4']);
+    expect(await ids('ws_4', 'ws_5')).toEqual(['ws_4']);
+    expect(await ids('ws_9', 'ws_8')).toEqual([]);
+  });
+
+  it('runs inside a transaction, on its connection', async () => {
+    database = await createTestDatabase(dialect);
+    const { db } = database;
+    const seen = await db.transaction().execute(async (trx) => {
+      await insertNamed(trx, { id: 'ws_1', created_at: at(1) });
+      await insertNamed(trx, { id: 'ws_2', created_at: at(2) });
+      return (await selectNamed(trx, { first: 'ws_1', second: 'ws_2' })).rows;
+    });
+    expect(seen.map((row) => row.id)).toEqual(['ws_1', 'ws_2']);
+    expect((await selectNamed(db, { first: 'ws_1', second: 'ws_2' })).rows).toEqual(seen);
+
+    // Rolled back with the transaction: the insert did not run on some other connection.
+    const failure = new Error('roll back');
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await insertNamed(trx, { id: 'ws_3', created_at: at(3) });
+        expect((await selectNamed(trx, { first: 'ws_3', second: 'ws_3' })).rows).toHaveLength(1);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect((await selectNamed(db, { first: 'ws_3', second: 'ws_3' })).rows).toEqual([]);
+  });
+});
