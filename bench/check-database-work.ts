@@ -65,7 +65,8 @@ export async function checkDatabaseWork(
         await completeIdempotencyRecord(trx, scope, 'req_bench', {
           status: 201,
           headers: { location: `/v1/checks/${check.id}` },
-          body: JSON.stringify(check),
+          body: null,
+          ref: check.id,
         });
       });
     };

@@ -112,7 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerProblemHandling(app, urls.documentation);
   registerAuth(app, createKeyVerifier(db, { cacheTtlMs: deps.keyCacheTtlMs }));
   registerRateLimit(app, deps.rateLimit.store, deps.rateLimit.policies);
-  registerIdempotency(app, deps.database.transact, deps.clock);
+  registerIdempotency(app, deps.database, deps.clock);
   await registerOpenApi(app);
 
   let cursorSecret: Promise<Buffer> | undefined;

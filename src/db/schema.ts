@@ -40,6 +40,8 @@ export interface IdempotencyRecordsTable {
   /** JSON object of the response headers that are replayed. */
   response_headers: string | null;
   response_body: string | null;
+  /** Id of the stored resource that is the response body, kept instead of `response_body`. */
+  response_ref: string | null;
   created_at: string;
   expires_at: string;
 }

@@ -19,10 +19,12 @@ export interface ClaimRequest extends IdempotencyScope {
   stale_before: string;
 }
 
+/** A completed response: its body, or the id of the stored resource that is its body. */
 export interface StoredResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  body: string | null;
+  ref: string | null;
 }
 
 export type ClaimOutcome = { claimed: true } | { claimed: false; existing: IdempotencyRecordRow };
@@ -53,6 +55,7 @@ const insertClaim = prepared((db, p: ClaimRequest) =>
       response_status: null,
       response_headers: null,
       response_body: null,
+      response_ref: null,
       created_at: p.now,
       expires_at: p.expires_at,
     })
@@ -115,7 +118,13 @@ export async function claimIdempotencyKey(
 const completeClaim = prepared(
   (
     db,
-    p: IdempotencyScope & { locked_by: string; status: number; headers: string; body: string },
+    p: IdempotencyScope & {
+      locked_by: string;
+      status: number;
+      headers: string;
+      body: string | null;
+      ref: string | null;
+    },
   ) =>
     db
       .updateTable('idempotency_records')
@@ -130,6 +139,7 @@ const completeClaim = prepared(
         response_status: p.status,
         response_headers: p.headers,
         response_body: p.body,
+        response_ref: p.ref,
       })
       .where('state', '=', 'in_progress')
       .where('locked_by', '=', p.locked_by),
@@ -152,6 +162,7 @@ export async function completeIdempotencyRecord(
     status: response.status,
     headers: JSON.stringify(response.headers),
     body: response.body,
+    ref: response.ref,
   });
   if (Number(result.numAffectedRows) !== 1) {
     throw new Error('idempotency claim lost before completion');

@@ -5,6 +5,7 @@ import type { Transact } from '../db/group-commit.js';
 import type { Database } from '../db/schema.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
+import type { Principal } from '../modules/accounts/key-verifier.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyRecord,
@@ -18,6 +19,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Operation name (for example `checks.create`): the route requires an Idempotency-Key. */
     idempotency?: string;
+    /**
+     * Loads the stored resource an operation's response is (see `OperationResult.storedAs`), for
+     * a replay: the idempotency record then keeps its id rather than a second copy of the body.
+     */
+    replayStored?: (db: Kysely<Database>, principal: Principal, id: string) => Promise<object>;
   }
   interface FastifyRequest {
     idempotencyClaim: { scope: IdempotencyScope; completed: boolean } | undefined;
@@ -57,7 +63,11 @@ function requestHash(request: FastifyRequest): string {
  * is required, a completed response is replayed byte for byte, and a key reused for a different
  * request, or still executing, is a 409. Scope: workspace, environment and operation.
  */
-export function registerIdempotency(app: FastifyInstance, transact: Transact, clock: Clock): void {
+export function registerIdempotency(
+  app: FastifyInstance,
+  { db, transact }: { db: Kysely<Database>; transact: Transact },
+  clock: Clock,
+): void {
   app.decorateRequest('idempotencyClaim', undefined);
 
   // Before body validation: a request without a usable key is a 400 whatever its body.
@@ -119,11 +129,18 @@ export function registerIdempotency(app: FastifyInstance, transact: Transact, cl
       });
     }
     const headers = JSON.parse(existing.response_headers ?? '{}') as Record<string, string>;
+    const replayStored = request.routeOptions.config.replayStored;
+    // A stored resource goes through the route's serializer again, as when it was created: the
+    // same object and schema give the same bytes.
+    const body =
+      existing.response_ref !== null && replayStored
+        ? await replayStored(db, principal, existing.response_ref)
+        : existing.response_body;
     return reply
       .code(existing.response_status ?? 200)
       .headers(headers)
       .header('idempotency-replayed', 'true')
-      .send(existing.response_body);
+      .send(body);
   });
 
   // A claim whose request did not complete (any error, including a validation 4xx raised by the
@@ -139,12 +156,18 @@ export function registerIdempotency(app: FastifyInstance, transact: Transact, cl
 export interface OperationResult<T> {
   body: T;
   headers?: Record<string, string>;
+  /**
+   * The id of the stored resource that `body` is (a check), on a route with `replayStored`: the
+   * idempotency record keeps the id instead of a second copy of the body.
+   */
+  storedAs?: string;
 }
 
 /**
- * Runs a write operation in one transaction and sends its result with the route's response
- * schema. On an idempotent route, the serialized response is stored in the same transaction, so
- * the operation's writes and the stored response commit together or not at all.
+ * Runs a write operation as one unit of work (`transact`) and sends its result with the route's
+ * response schema. On an idempotent route, the serialized response is stored in the same unit, so
+ * the operation's writes and the stored response commit together or not at all. `run` may only
+ * talk to the database (see group-commit.ts): look things up before calling this.
  */
 export async function completeOperation<T extends object>(
   request: FastifyRequest,
@@ -166,10 +189,12 @@ export async function completeOperation<T extends object>(
       const replayed = Object.fromEntries(
         Object.entries(headers).filter(([name]) => REPLAYED_HEADERS.includes(name)),
       );
+      const ref = request.routeOptions.config.replayStored ? result.storedAs : undefined;
       await completeIdempotencyRecord(trx, claim.scope, request.id, {
         status,
         headers: replayed,
-        body: payload,
+        body: ref === undefined ? payload : null,
+        ref: ref ?? null,
       });
     }
     return { payload, headers };

@@ -282,6 +282,13 @@ describe.each(DIALECTS)('checks API [%s]', (dialect) => {
     const id = JSON.parse(firstText).id;
     expect(JSON.parse(againText).id).toBe(id);
     expect(await listIds(own)).toEqual([id]);
+    // The record points at the stored check instead of keeping a second copy of its body.
+    const record = await t.database.db
+      .selectFrom('idempotency_records')
+      .select(['response_body', 'response_ref'])
+      .where('idempotency_key', '=', idempotencyKey)
+      .executeTakeFirstOrThrow();
+    expect(record).toEqual({ response_body: null, response_ref: id });
   });
 
   it('the same Idempotency-Key with another body is a 409 and creates nothing', async () => {

@@ -218,6 +218,7 @@ describe.each(DIALECTS)('idempotency [%s]', (dialect) => {
         response_status: null,
         response_headers: null,
         response_body: null,
+        response_ref: null,
         created_at: toTimestamp(new Date(now - 1000)),
         expires_at: toTimestamp(new Date(now + IDEMPOTENCY_RETENTION_MS)),
       })

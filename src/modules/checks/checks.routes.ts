@@ -18,7 +18,7 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
   app.post(
     '/v1/checks',
     {
-      config: { scope: 'checks:write', idempotency: 'checks.create' },
+      config: { scope: 'checks:write', idempotency: 'checks.create', replayStored: getCheck },
       schema: {
         operationId: 'createCheck',
         summary: 'Check an identifier',
@@ -39,7 +39,11 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
       const lookup = await lookUpIdentifier(deps, principal, body);
       return completeOperation(request, reply, transact, 201, async (trx) => {
         const check = await createCheck(trx, deps, principal, body, lookup);
-        return { body: check, headers: { location: `/v1/checks/${check.id}` } };
+        return {
+          body: check,
+          headers: { location: `/v1/checks/${check.id}` },
+          storedAs: check.id,
+        };
       });
     },
   );
