@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { DEFAULT_SNAPSHOTS_PER_DAY } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Transact } from './db/group-commit.js';
 import type { Database, EnvironmentName } from './db/schema.js';
@@ -140,7 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const checksDeps: ChecksDeps = {
     clock: deps.clock,
     newId: deps.newId,
-    snapshotsPerDay: deps.snapshotsPerDay ?? 10_000,
+    snapshotsPerDay: deps.snapshotsPerDay ?? DEFAULT_SNAPSHOTS_PER_DAY,
     sourceFor: (principal) => sources[principal.environment],
   };
   await app.register(checksRoutes, { deps: checksDeps });

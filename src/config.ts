@@ -1,3 +1,6 @@
+/** New company snapshots a workspace may store per environment per UTC day, unless configured. */
+export const DEFAULT_SNAPSHOTS_PER_DAY = 10_000;
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = [
   'fatal',
@@ -125,7 +128,13 @@ export function loadConfig(env: Env = process.env): Config {
 
   const shutdownTimeoutMs = readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000);
 
-  const snapshotsPerDay = readInteger(env, 'SNAPSHOT_DAILY_ALLOWANCE', 10_000, 1, 100_000_000);
+  const snapshotsPerDay = readInteger(
+    env,
+    'SNAPSHOT_DAILY_ALLOWANCE',
+    DEFAULT_SNAPSHOTS_PER_DAY,
+    1,
+    100_000_000,
+  );
 
   const redisUrl = env.REDIS_URL || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {

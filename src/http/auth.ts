@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { containsApiKey } from '../lib/redact.js';
 import { environmentOfKey } from '../modules/accounts/api-key-secret.js';
 import type { KeyVerifier, Principal } from '../modules/accounts/key-verifier.js';
 import type { Scope } from '../modules/accounts/scopes.js';
@@ -24,7 +25,6 @@ export function requirePrincipal(request: FastifyRequest): Principal {
   if (!request.principal) throw new Error('authenticated route without a principal');
   return request.principal;
 }
-const KEY_IN_URL = /svc_(test|live)_/;
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -45,7 +45,7 @@ function unauthorized(detail: string, error?: string): HttpProblem {
 
 /** Resolves the principal of a request's key, or throws the 401 it deserves. */
 async function authenticate(request: FastifyRequest, verifier: KeyVerifier): Promise<Principal> {
-  if (KEY_IN_URL.test(request.url)) {
+  if (containsApiKey(request.url)) {
     throw unauthorized(
       'API keys are accepted only in the Authorization header, never in the URL. A key sent in a URL may have been logged by proxies: revoke it and create a new one.',
       'invalid_request',
