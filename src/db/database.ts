@@ -87,13 +87,12 @@ export function createDatabase(
         ? startCheckpointer(config.path, { onError: options.checkpointInBackground.onError })
         : undefined;
     if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-    const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-    });
+    const statements = withStatementCache(sqlite);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
     return {
       db,
       dialect: 'sqlite',
-      transact: groupCommit(db),
+      transact: groupCommit(db, { statements }),
       async destroy() {
         // The checkpointer's connection closes first, so the writer's close is the last one and
         // folds the WAL into the database file.

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import { heldSqliteConnections, type SqliteStatements } from './prepared.js';
 import type { Database } from './schema.js';
 
 /** Runs `work` atomically: all of its writes commit, or none do. */
@@ -32,10 +33,12 @@ export const transactionPerWork =
  */
 function writeTransaction<T>(
   db: Kysely<Database>,
+  statements: SqliteStatements | undefined,
   body: (conn: Kysely<Database>) => Promise<T>,
 ): Promise<T> {
   return db.connection().execute(async (conn) => {
     await conn.executeQuery(BEGIN_IMMEDIATE);
+    if (statements) heldSqliteConnections.set(conn, statements);
     try {
       const value = await body(conn);
       await conn.executeQuery(COMMIT);
@@ -45,8 +48,16 @@ function writeTransaction<T>(
       // rolled back, there is nothing to do.
       await conn.executeQuery(ROLLBACK).catch(() => {});
       throw error;
+    } finally {
+      heldSqliteConnections.delete(conn);
     }
   });
+}
+
+export interface GroupCommitOptions {
+  /** The connection's statements: `prepared` statements of a unit then run on them directly. */
+  statements?: SqliteStatements;
+  maxUnitsPerCommit?: number;
 }
 
 /** Thrown out of a shared transaction to roll it back because one of its units failed. */
@@ -75,12 +86,15 @@ class UnitFailed {
  * connection, so a unit must not wait on anything but the database (no upstream calls) and must not
  * call `transact` itself.
  */
-export function groupCommit(db: Kysely<Database>, maxUnitsPerCommit = 256): Transact {
+export function groupCommit(
+  db: Kysely<Database>,
+  { statements, maxUnitsPerCommit = 256 }: GroupCommitOptions = {},
+): Transact {
   let queue: Pending[] = [];
   let draining = false;
 
   function runTogether(batch: Pending[]): Promise<Outcome[]> {
-    return writeTransaction(db, async (trx) => {
+    return writeTransaction(db, statements, async (trx) => {
       const outcomes: Outcome[] = [];
       for (const [index, unit] of batch.entries()) {
         try {
@@ -94,7 +108,7 @@ export function groupCommit(db: Kysely<Database>, maxUnitsPerCommit = 256): Tran
   }
 
   function runInSavepoints(batch: Pending[]): Promise<Outcome[]> {
-    return writeTransaction(db, async (trx) => {
+    return writeTransaction(db, statements, async (trx) => {
       const outcomes: Outcome[] = [];
       for (const unit of batch) {
         await trx.executeQuery(SAVEPOINT);

@@ -8,6 +8,34 @@ import {
 } from 'kysely';
 import type { Database } from './schema.js';
 
+/** The part of better-sqlite3 (behind the statement cache) a direct run needs. */
+export interface SqliteStatements {
+  prepare(sql: string): {
+    reader: boolean;
+    all(parameters: readonly unknown[]): unknown[];
+    run(parameters: readonly unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  };
+}
+
+/**
+ * Connections that a unit of work holds on SQLite (group-commit.ts registers each for the length of
+ * its transaction). While it is held, nothing else can run on it, so a statement run straight on
+ * better-sqlite3 is part of that transaction; skipping Kysely's executor there saves its promise
+ * chain, which costs more than SQLite's own work for these statements.
+ */
+export const heldSqliteConnections = new WeakMap<Kysely<Database>, SqliteStatements>();
+
+function runDirect<R>(
+  statements: SqliteStatements,
+  sql: string,
+  parameters: readonly unknown[],
+): QueryResult<R> {
+  const statement = statements.prepare(sql);
+  if (statement.reader) return { rows: statement.all(parameters) as R[] };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+}
+
 /** Stands for a named parameter while a query is built; replaced by the value on every run. */
 class Placeholder {
   constructor(readonly name: string) {}
@@ -25,7 +53,7 @@ export function prepared<P extends object, R>(
 ): (db: Kysely<Database>, values: P) => Promise<QueryResult<R>> {
   const placeholders = new Proxy({} as P, { get: (_, name) => new Placeholder(String(name)) });
   const compiled = new WeakMap<DialectAdapter, CompiledQuery<R>>();
-  return (db, values) => {
+  return async (db, values) => {
     const adapter = db.getExecutor().adapter;
     let query = compiled.get(adapter);
     if (!query) {
@@ -37,6 +65,8 @@ export function prepared<P extends object, R>(
         ? (values as Record<string, unknown>)[parameter.name]
         : parameter,
     );
+    const held = heldSqliteConnections.get(db);
+    if (held) return runDirect<R>(held, query.sql, parameters);
     return db.executeQuery(Query.raw(query.sql, parameters) as CompiledQuery<R>);
   };
 }

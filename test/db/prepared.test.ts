@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepared } from '../../src/db/prepared.js';
+import { heldSqliteConnections, prepared } from '../../src/db/prepared.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 
 // Defined once for the module, so the same definitions serve SQLite and then PostgreSQL.
@@ -78,5 +78,31 @@ describe.each(DIALECTS)('prepared queries [%s]', (dialect) => {
       }),
     ).rejects.toBe(failure);
     expect((await selectNamed(db, { first: 'ws_3', second: 'ws_3' })).rows).toEqual([]);
+  });
+  it('inside units of work it joins the unit: committed with it, rolled back with it', async () => {
+    database = await createTestDatabase(dialect);
+    const { db, transact } = database;
+    const failure = new Error('unit fails');
+    const outcomes = await Promise.allSettled([
+      transact(async (trx) => {
+        // On SQLite the unit's connection is held, so the statement runs on it directly.
+        expect(heldSqliteConnections.has(trx)).toBe(dialect === 'sqlite');
+        await insertNamed(trx, { id: 'ws_1', created_at: at(1) });
+        return (await selectNamed(trx, { first: 'ws_1', second: 'ws_1' })).rows.length;
+      }),
+      transact(async (trx) => {
+        await insertNamed(trx, { id: 'ws_2', created_at: at(2) });
+        throw failure;
+      }),
+    ]);
+    expect(outcomes).toEqual([
+      { status: 'fulfilled', value: 1 },
+      { status: 'rejected', reason: failure },
+    ]);
+    expect(
+      (await selectNamed(db, { first: 'ws_1', second: 'ws_2' })).rows.map((r) => r.id),
+    ).toEqual(['ws_1']);
+    // Outside a unit, nothing is held: the statement goes through Kysely's executor.
+    expect(heldSqliteConnections.has(db)).toBe(false);
   });
 });
