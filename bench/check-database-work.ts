@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { parseDatabaseUrl } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { claimFor } from '../src/http/idempotency.js';
 import { claimIdempotencyKey, completeIdempotencyRecord } from '../src/http/idempotency.store.js';
-import { systemClock, toTimestamp } from '../src/lib/clock.js';
+import { systemClock } from '../src/lib/clock.js';
 import { createIdGenerator } from '../src/lib/ids.js';
 import { createWorkspace } from '../src/modules/accounts/accounts.service.js';
 import type { CheckCreateRequest } from '../src/modules/checks/checks.schemas.js';
@@ -47,18 +48,12 @@ export async function checkDatabaseWork(
         operation: 'checks.create',
         idempotency_key: randomUUID(),
       };
-      const now = clock.now();
-      await database.transact((trx) =>
-        claimIdempotencyKey(trx, {
-          ...scope,
-          request_path: '/v1/checks',
-          request_hash: 'bench',
-          locked_by: 'req_bench',
-          now: toTimestamp(now),
-          expires_at: toTimestamp(new Date(now.getTime() + 86_400_000)),
-          stale_before: toTimestamp(new Date(now.getTime() - 60_000)),
-        }),
+      const claim = claimFor(
+        scope,
+        { path: '/v1/checks', hash: 'bench', lockedBy: 'req_bench' },
+        clock.now(),
       );
+      await database.transact((trx) => claimIdempotencyKey(trx, claim));
       const lookup = await lookUpIdentifier(deps, principal, request);
       await database.transact(async (trx) => {
         const check = await createCheck(trx, deps, principal, request, lookup);

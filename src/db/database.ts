@@ -96,8 +96,11 @@ export function createDatabase(
       async destroy() {
         // The checkpointer's connection closes first, so the writer's close is the last one and
         // folds the WAL into the database file.
-        await checkpointer?.stop();
-        await db.destroy();
+        try {
+          await checkpointer?.stop();
+        } finally {
+          await db.destroy();
+        }
       },
     };
   }

@@ -107,7 +107,8 @@ export function groupCommit(
     });
   }
 
-  function runInSavepoints(batch: Pending[]): Promise<Outcome[]> {
+  async function runInSavepoints(batch: Pending[]): Promise<Outcome[]> {
+    if (batch.length === 0) return [];
     return writeTransaction(db, statements, async (trx) => {
       const outcomes: Outcome[] = [];
       for (const unit of batch) {
@@ -129,9 +130,14 @@ export function groupCommit(
       return await runTogether(batch);
     } catch (failure) {
       if (!(failure instanceof UnitFailed)) throw failure;
-      const others = await runInSavepoints(batch.filter((_, i) => i !== failure.index));
-      others.splice(failure.index, 0, { ok: false, error: failure.error });
-      return others;
+      const failed: Outcome = { ok: false, error: failure.error };
+      const others = batch.filter((_, i) => i !== failure.index);
+      // Should the second transaction fail as a whole, the failed unit still gets its own error.
+      const outcomes = await runInSavepoints(others).catch((error: unknown) =>
+        others.map((): Outcome => ({ ok: false, error })),
+      );
+      outcomes.splice(failure.index, 0, failed);
+      return outcomes;
     }
   }
 

@@ -42,6 +42,18 @@ class Placeholder {
 }
 
 /**
+ * A placeholder stands for exactly one bound value. A list (`in p.ids`) would compile to `in ?`,
+ * and an undefined value would be bound as NULL where Kysely leaves the column out: refuse both.
+ */
+function boundValue(values: object, name: string): unknown {
+  const value = (values as Record<string, unknown>)[name];
+  if (value === undefined || (typeof value === 'object' && value !== null)) {
+    throw new TypeError(`prepared query parameter ${name} must be a single value, not ${value}`);
+  }
+  return value;
+}
+
+/**
  * A query built and compiled once per dialect, then run with new parameter values. Building and
  * compiling with Kysely costs 10 to 30 µs per statement, more than SQLite's own work for the small
  * statements of the request path, which runs several per request. The query is written with the
@@ -61,9 +73,7 @@ export function prepared<P extends object, R>(
       compiled.set(adapter, query);
     }
     const parameters = query.parameters.map((parameter) =>
-      parameter instanceof Placeholder
-        ? (values as Record<string, unknown>)[parameter.name]
-        : parameter,
+      parameter instanceof Placeholder ? boundValue(values, parameter.name) : parameter,
     );
     const held = heldSqliteConnections.get(db);
     if (held) return runDirect<R>(held, query.sql, parameters);

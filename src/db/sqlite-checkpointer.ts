@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -46,7 +45,8 @@ export function startCheckpointer(
   });
   worker.on('error', options.onError ?? (() => {}));
   worker.unref();
-  const exited = once(worker, 'exit');
+  // Resolves however the worker ends, an error included (that one is reported to onError).
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     async stop() {
       worker.ref(); // keeps this process alive until the worker has closed its connection

@@ -128,10 +128,7 @@ const completeClaim = prepared(
   ) =>
     db
       .updateTable('idempotency_records')
-      .where('workspace_id', '=', p.workspace_id)
-      .where('environment', '=', p.environment)
-      .where('operation', '=', p.operation)
-      .where('idempotency_key', '=', p.idempotency_key)
+      .where((eb) => eb.and(keyOf(p)))
       .set({
         state: 'completed',
         locked_by: null,

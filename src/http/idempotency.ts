@@ -7,6 +7,7 @@ import { canonicalJson } from '../lib/canonical-json.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { Principal } from '../modules/accounts/key-verifier.js';
 import {
+  type ClaimRequest,
   claimIdempotencyKey,
   completeIdempotencyRecord,
   type IdempotencyScope,
@@ -51,6 +52,23 @@ export const IDEMPOTENCY_LEASE_MS = 60 * 1000;
 const KEY_PATTERN = /^[A-Za-z0-9._-]{8,128}$/;
 /** Response headers that are part of the stored response and are replayed. */
 const REPLAYED_HEADERS = ['content-type', 'location'];
+
+/** The claim a request makes on its key at `now`: kept for 24 hours, taken over after the lease. */
+export function claimFor(
+  scope: IdempotencyScope,
+  request: { path: string; hash: string; lockedBy: string },
+  now: Date,
+): ClaimRequest {
+  return {
+    ...scope,
+    request_path: request.path,
+    request_hash: request.hash,
+    locked_by: request.lockedBy,
+    now: toTimestamp(now),
+    expires_at: toTimestamp(new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS)),
+    stale_before: toTimestamp(new Date(now.getTime() - IDEMPOTENCY_LEASE_MS)),
+  };
+}
 
 function requestHash(request: FastifyRequest): string {
   return createHash('sha256')
@@ -97,18 +115,9 @@ export function registerIdempotency(
       operation,
       idempotency_key: request.headers['idempotency-key'] as string,
     };
-    const now = clock.now();
     const hash = requestHash(request);
     const path = pathOf(request);
-    const claim = {
-      ...scope,
-      request_path: path,
-      request_hash: hash,
-      locked_by: request.id,
-      now: toTimestamp(now),
-      expires_at: toTimestamp(new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS)),
-      stale_before: toTimestamp(new Date(now.getTime() - IDEMPOTENCY_LEASE_MS)),
-    };
+    const claim = claimFor(scope, { path, hash, lockedBy: request.id }, clock.now());
     const outcome = await transact((trx) => claimIdempotencyKey(trx, claim));
     if (outcome.claimed) {
       request.idempotencyClaim = { scope, completed: false };
@@ -130,6 +139,9 @@ export function registerIdempotency(
     }
     const headers = JSON.parse(existing.response_headers ?? '{}') as Record<string, string>;
     const replayStored = request.routeOptions.config.replayStored;
+    if (existing.response_ref !== null && !replayStored) {
+      throw new Error(`${operation} stored a response by reference but its route cannot load it`);
+    }
     // A stored resource goes through the route's serializer again, as when it was created: the
     // same object and schema give the same bytes.
     const body =

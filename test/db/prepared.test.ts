@@ -39,6 +39,17 @@ describe.each(DIALECTS)('prepared queries [%s]', (dialect) => {
     ]);
   });
 
+  it('refuses a value that is not one bound value (a list, an object, undefined)', async () => {
+    database = await createTestDatabase(dialect);
+    const { db } = database;
+    for (const id of [['ws_1', 'ws_2'], { id: 'ws_1' }, undefined]) {
+      await expect(insertNamed(db, { id: id as never, created_at: at(1) })).rejects.toThrow(
+        /must be a single value/,
+      );
+    }
+    expect(await db.selectFrom('workspaces').selectAll().execute()).toEqual([]);
+  });
+
   it('a select returns the rows matching the values of each run', async () => {
     database = await createTestDatabase(dialect);
     const { db } = database;

@@ -7,7 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { FALLBACK_AUTOCHECKPOINT_PAGES } from '../../src/db/sqlite-checkpointer.js';
+import {
+  FALLBACK_AUTOCHECKPOINT_PAGES,
+  startCheckpointer,
+} from '../../src/db/sqlite-checkpointer.js';
 
 const ROWS = 500;
 
@@ -93,6 +96,15 @@ describe('SQLite WAL checkpoints', () => {
     expect(existsSync(`${path}-wal`)).toBe(false);
     expect(existsSync(`${path}-shm`)).toBe(false);
     expect(errors).toEqual([]);
+  });
+
+  it('a worker that fails reports it and stops, without taking the process down', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'firmwatch-checkpoint-'));
+    const errors: Error[] = [];
+    // A directory is no database: the worker fails as it opens it.
+    const checkpointer = startCheckpointer(dir, { onError: (e) => errors.push(e) });
+    expect(await eventually(() => errors.length === 1)).toBe(true);
+    await expect(checkpointer.stop()).resolves.toBeUndefined();
   });
 
   it('without the option the writer keeps SQLite defaults and the rows stay in the WAL', async () => {

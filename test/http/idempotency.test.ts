@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../../src/http/idempotency.js';
 import { purgeExpiredIdempotencyRecords } from '../../src/http/idempotency.store.js';
+import { canonicalJson } from '../../src/lib/canonical-json.js';
 import { toTimestamp } from '../../src/lib/clock.js';
 import { countProbes, withProbeRoutes } from '../fixtures/probe-routes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -233,6 +235,43 @@ describe.each(DIALECTS)('idempotency [%s]', (dialect) => {
     const response = await send('/probes', '{"name":"taken-over"}', k, { apiKey });
     expect(response.status).toBe(201);
     expect(await countProbes(t.database.db, 'taken-over')).toBe(1);
+  });
+
+  it('a record that points at a stored resource its route cannot load is a 500, never an empty replay', async () => {
+    const k = newKey();
+    const principal = await t.database.db
+      .selectFrom('api_keys')
+      .select(['workspace_id', 'environment'])
+      .orderBy('created_at')
+      .executeTakeFirstOrThrow();
+    const body = { name: 'by-reference' };
+    const now = t.clock.now().getTime();
+    await t.database.db
+      .insertInto('idempotency_records')
+      .values({
+        ...principal,
+        operation: 'probes.create',
+        idempotency_key: k,
+        request_path: '/v1/probes',
+        request_hash: createHash('sha256').update(canonicalJson(body)).digest('hex'),
+        state: 'completed',
+        locked_by: null,
+        locked_at: null,
+        response_status: 201,
+        response_headers: '{}',
+        response_body: null,
+        response_ref: 'chk_01jdrefrefrefrefrefrefrefr',
+        created_at: toTimestamp(new Date(now)),
+        expires_at: toTimestamp(new Date(now + IDEMPOTENCY_RETENTION_MS)),
+      })
+      .execute();
+    const apiKey = (await t.createKey({ workspaceId: principal.workspace_id })).key;
+    await expectProblem(
+      await send('/probes', JSON.stringify(body), k, { apiKey }),
+      500,
+      'internal_error',
+    );
+    expect(await countProbes(t.database.db, 'by-reference')).toBe(0);
   });
 
   it('the stored response commits with the operation: a lost claim rolls the operation back', async () => {

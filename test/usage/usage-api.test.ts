@@ -11,6 +11,7 @@ import { type Json, readJson } from '../helpers/http.js';
 import { expectProblem } from '../helpers/problems.js';
 import {
   billingState,
+  countingSource,
   FAILING_SEARCH,
   get,
   idempotencyKey,
@@ -462,6 +463,32 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
       // Valid bodies: now the 402.
       await expectProblem(await postCheck(MATCHED_CHECK, ws.live), 402, 'paid_access_required');
       await expectNothingRecorded(ws.id, [ws.live]);
+    });
+
+    it('a live caller who cannot pay gets its 402 before any registry call, even one that would fail (502)', async () => {
+      const ws = await workspace();
+      const registry = countingSource();
+      const app = await startLiveSearchApp(t, { liveSource: registry });
+      const check = () => post(app.baseUrl, '/checks', MATCHED_CHECK, ws.live);
+      const search = () => postSearch(FAILING_SEARCH, ws.live, undefined, app.baseUrl);
+      try {
+        await expectProblem(await check(), 402, 'paid_access_required');
+        await expectProblem(await search(), 402, 'paid_access_required');
+        await t.fundWorkspace(ws.id, 0);
+        await expectProblem(await check(), 402, 'insufficient_credits');
+        await expectProblem(await search(), 402, 'insufficient_credits');
+        expect(registry.calls).toEqual({ lookup: 0, search: 0 });
+
+        await t.fundWorkspace(ws.id, 1);
+        expect((await check()).status).toBe(201);
+        await t.fundWorkspace(ws.id, 1);
+        await expectProblem(await search(), 502, 'upstream_unavailable');
+        expect(registry.calls).toEqual({ lookup: 1, search: 1 });
+      } finally {
+        await app.close();
+      }
+      // The 502 debited nothing: one credit left of the two granted, one check charged.
+      expect((await state(ws.id)).balance).toMatchObject({ balance: 1, ledger_total: 1 });
     });
 
     it('a failure after the debit (429 snapshot allowance) takes the debit back', async () => {

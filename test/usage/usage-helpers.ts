@@ -10,7 +10,30 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { createIdGenerator } from '../../src/lib/ids.js';
 import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
 import { creditBalance } from '../../src/modules/usage/usage.service.js';
+import type { RegistrySource } from '../../src/sources/registry-source.js';
 import { sandboxSource } from '../../src/sources/sandbox/sandbox-source.js';
+
+/** The sandbox fixtures as a source that counts the upstream calls made to it. */
+export function countingSource(): RegistrySource & { calls: { lookup: number; search: number } } {
+  const fixtures = sandboxSource();
+  const calls = { lookup: 0, search: 0 };
+  return {
+    calls,
+    info: fixtures.info,
+    coverage: fixtures.coverage,
+    supports: (country, type) => fixtures.supports(country, type),
+    searches: (country) => fixtures.searches(country),
+    lookup: (query) => {
+      calls.lookup += 1;
+      return fixtures.lookup(query);
+    },
+    search: (query) => {
+      calls.search += 1;
+      return fixtures.search(query);
+    },
+  };
+}
+
 import type { TestApp } from '../helpers/app.js';
 import { type Json, readJson } from '../helpers/http.js';
 
@@ -105,7 +128,7 @@ export function monthStart(date: Date, months = 0): string {
  */
 export async function startLiveSearchApp(
   t: TestApp,
-  options: { snapshotsPerDay?: number } = {},
+  options: { snapshotsPerDay?: number; liveSource?: RegistrySource } = {},
 ): Promise<{ app: FastifyInstance; baseUrl: string; close(): Promise<void> }> {
   const clock = fixedClock(t.clock.now());
   let baseUrl = '';
@@ -122,7 +145,7 @@ export async function startLiveSearchApp(
         perIp: { capacity: 10_000, refillPerSecond: 10_000 },
       },
     },
-    sources: { sandbox: sandboxSource(), live: sandboxSource() },
+    sources: { sandbox: sandboxSource(), live: options.liveSource ?? sandboxSource() },
     snapshotsPerDay: options.snapshotsPerDay,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });

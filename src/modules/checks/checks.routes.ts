@@ -3,6 +3,7 @@ import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
 import { ListSchema, type PageRequest, PaginationQuery } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
+import { assertCanPay } from '../usage/usage.service.js';
 import { CheckCreateBody, type CheckCreateRequest, CheckParams } from './checks.schemas.js';
 import {
   type ChecksDeps,
@@ -36,6 +37,7 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
     async (request, reply) => {
       const principal = requirePrincipal(request);
       const body = request.body as CheckCreateRequest;
+      await assertCanPay(db, principal, 'checks.create');
       const lookup = await lookUpIdentifier(deps, principal, body);
       return completeOperation(request, reply, transact, 201, async (trx) => {
         const check = await createCheck(trx, deps, principal, body, lookup);

@@ -4,13 +4,19 @@ import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency
 import { MAX_LIMIT } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import type { ChecksDeps } from '../checks/checks.service.js';
+import { assertCanPay } from '../usage/usage.service.js';
 import {
   CompanyParams,
   CompanySearchBody,
   type CompanySearchRequest,
   CompanySearchResponseSchema,
 } from './companies.schemas.js';
-import { findCandidates, getCompany, recordSearch } from './companies.service.js';
+import {
+  checkSearchRequest,
+  findCandidates,
+  getCompany,
+  recordSearch,
+} from './companies.service.js';
 
 export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
   const { db, transact } = app.context;
@@ -36,11 +42,10 @@ export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (
     async (request, reply) => {
       const principal = requirePrincipal(request);
       const source = deps.sourceFor(principal);
-      const candidates = await findCandidates(
-        principal,
-        source,
-        request.body as CompanySearchRequest,
-      );
+      const body = request.body as CompanySearchRequest;
+      checkSearchRequest(principal, source, body);
+      await assertCanPay(db, principal, 'companies.search');
+      const candidates = await findCandidates(source, body);
       return completeOperation(request, reply, transact, 200, async (trx) => {
         const result = await recordSearch(trx, deps, principal, source, candidates);
         return {

@@ -158,15 +158,12 @@ function validateSearch(request: CompanySearchRequest, country: string): void {
   }
 }
 
-/**
- * The search itself, with rules 1 to 6 and the upstream call: no database, so that it runs outside
- * the search's unit of work and a registry's answer is never awaited while holding the writer.
- */
-export async function findCandidates(
+/** The 422s of a search: rules 1 to 4, and a country where this environment has no search. */
+export function checkSearchRequest(
   principal: Principal,
   source: RegistrySource,
   request: CompanySearchRequest,
-): Promise<CompanyRecord[]> {
+): void {
   const country = request.country_code.toUpperCase();
   validateSearch(request, country);
   if (!source.searches(country)) {
@@ -177,6 +174,17 @@ export async function findCandidates(
       ],
     });
   }
+}
+
+/**
+ * The upstream search (502 when it fails). It runs before the search's unit of work, so that a
+ * registry's answer is never awaited while holding the writer.
+ */
+export async function findCandidates(
+  source: RegistrySource,
+  request: CompanySearchRequest,
+): Promise<CompanyRecord[]> {
+  const country = request.country_code.toUpperCase();
   const result = await source.search({
     countryCode: country,
     name: request.name,

@@ -35,6 +35,33 @@ export interface UsageDeps {
   newId: IdGenerator;
 }
 
+const paidAccessRequired = (operation: UsageOperation) =>
+  new HttpProblem('paid_access_required', {
+    detail: `Live ${operation} needs paid access for this workspace; sandbox keys (svc_test_) work without it.`,
+  });
+
+const insufficientCredits = (operation: UsageOperation, balance: number) =>
+  new HttpProblem('insufficient_credits', {
+    detail: `Live ${operation} costs 1 credit and the workspace has ${balance}; add credits to continue.`,
+  });
+
+/**
+ * The 402s of `recordOperation`, read without writing anything. Called before an operation's
+ * upstream call, so that a live caller who cannot pay costs no registry request and hears 402
+ * before any 502; the conditional debit in the operation's unit of work stays the authority (a
+ * concurrent request may spend the last credit in between).
+ */
+export async function assertCanPay(
+  db: Kysely<Database>,
+  payer: { workspaceId: string; environment: EnvironmentName },
+  operation: UsageOperation,
+): Promise<void> {
+  if (payer.environment !== 'live') return;
+  const billing = await findBilling(db, payer.workspaceId);
+  if (billing?.paid_access !== 1) throw paidAccessRequired(operation);
+  if (billing.credit_balance < 1) throw insufficientCredits(operation, billing.credit_balance);
+}
+
 /** The calendar month (UTC) containing `date`: [start, end). */
 export function usagePeriod(date: Date): { start: Date; end: Date } {
   const start = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
@@ -63,17 +90,11 @@ export async function recordOperation(
   let units = 0;
   if (input.environment === 'live') {
     const billing = await findBilling(db, input.workspaceId);
-    if (billing?.paid_access !== 1) {
-      throw new HttpProblem('paid_access_required', {
-        detail: `Live ${input.operation} needs paid access for this workspace; sandbox keys (svc_test_) work without it.`,
-      });
-    }
+    if (billing?.paid_access !== 1) throw paidAccessRequired(input.operation);
     if (!(await adjustCreditBalance(db, input.workspaceId, -1, at))) {
       // Re-read after the failed debit: the balance read above may have been spent meanwhile.
       const balance = (await findBilling(db, input.workspaceId))?.credit_balance ?? 0;
-      throw new HttpProblem('insufficient_credits', {
-        detail: `Live ${input.operation} costs 1 credit and the workspace has ${balance}; add credits to continue.`,
-      });
+      throw insufficientCredits(input.operation, balance);
     }
     await insertLedgerEntry(db, {
       id: deps.newId('crd'),
