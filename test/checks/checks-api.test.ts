@@ -3,9 +3,14 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { type Json, readJson } from '../helpers/http.js';
+import {
+  get as getWithKey,
+  type Json,
+  post,
+  readJson,
+  uniqueIdempotencyKey,
+} from '../helpers/http.js';
 import { expectProblem } from '../helpers/problems.js';
-import { uniqueIdempotencyKey } from '../security/operations.js';
 
 // ajv and ajv-formats are CommonJS; under NodeNext their default export sits one level down
 // (as in src/http/validation.ts).
@@ -26,19 +31,11 @@ describe.each(DIALECTS)('checks API [%s]', (dialect) => {
   afterAll(() => t.close());
 
   function postCheck(body: unknown, apiKey = key, idempotencyKey = uniqueIdempotencyKey()) {
-    return fetch(`${t.baseUrl}/checks`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${apiKey}`,
-        'content-type': 'application/json',
-        'idempotency-key': idempotencyKey,
-      },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
+    return post(t.baseUrl, '/checks', body, apiKey, idempotencyKey);
   }
 
   function get(path: string, apiKey = key) {
-    return fetch(`${t.baseUrl}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    return getWithKey(t.baseUrl, path, apiKey);
   }
 
   async function createCheck(body: unknown, apiKey = key): Promise<Json> {

@@ -6,8 +6,7 @@ import {
 } from '../../src/sources/sandbox/sandbox-source.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { type Json, readJson } from '../helpers/http.js';
-import { uniqueIdempotencyKey } from '../security/operations.js';
+import { type Json, post, readJson } from '../helpers/http.js';
 
 /**
  * Every sandbox identifier of the fixtures (src/sources/sandbox/fixtures/*.json) checked through
@@ -93,15 +92,7 @@ describe.each(DIALECTS)('sandbox fixtures through POST /v1/checks [%s]', (dialec
   afterAll(() => t.close());
 
   function postCheck(body: Record<string, unknown>, apiKey = key) {
-    return fetch(`${t.baseUrl}/checks`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${apiKey}`,
-        'content-type': 'application/json',
-        'idempotency-key': uniqueIdempotencyKey(),
-      },
-      body: JSON.stringify(body),
-    });
+    return post(t.baseUrl, '/checks', body, apiKey);
   }
 
   /** A check that must be a 201: asserts what every created check has, and returns it. */

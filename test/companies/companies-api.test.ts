@@ -8,24 +8,17 @@ import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
 import { createApiKey, createWorkspace } from '../../src/modules/accounts/accounts.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
-import { type Json, readJson } from '../helpers/http.js';
+import {
+  get as getWithKey,
+  type Json,
+  post,
+  readJson,
+  uniqueIdempotencyKey,
+} from '../helpers/http.js';
 import { expectProblem } from '../helpers/problems.js';
-import { uniqueIdempotencyKey } from '../security/operations.js';
 
 const COMPANY_ID = /^cmp_[A-Za-z0-9_-]{16,80}$/;
 const unknownCompanyId = () => `cmp_${'0'.repeat(10)}${'b'.repeat(16)}`;
-
-function post(baseUrl: string, apiKey: string, body: unknown, idempotencyKey?: string) {
-  return fetch(`${baseUrl}/companies/search`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${apiKey}`,
-      'content-type': 'application/json',
-      'idempotency-key': idempotencyKey ?? uniqueIdempotencyKey(),
-    },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-}
 
 async function countCompanies(database: TestDatabase, workspaceId: string): Promise<number> {
   const row = await database.db
@@ -47,9 +40,8 @@ describe.each(DIALECTS)('companies API [%s]', (dialect) => {
   afterAll(() => t.close());
 
   const search = (body: unknown, apiKey = key, idempotencyKey?: string) =>
-    post(t.baseUrl, apiKey, body, idempotencyKey);
-  const get = (path: string, apiKey = key) =>
-    fetch(`${t.baseUrl}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    post(t.baseUrl, '/companies/search', body, apiKey, idempotencyKey);
+  const get = (path: string, apiKey = key) => getWithKey(t.baseUrl, path, apiKey);
 
   /** A search that must succeed: checks the list shape and returns the companies. */
   async function found(body: unknown, apiKey = key): Promise<Json[]> {
@@ -423,7 +415,7 @@ describe.each(DIALECTS)('daily company snapshot allowance [%s]', (dialect) => {
   }
 
   async function ok(apiKey: string, body: unknown): Promise<Json[]> {
-    const response = await post(baseUrl, apiKey, body);
+    const response = await post(baseUrl, '/companies/search', body, apiKey);
     expect(response.status).toBe(200);
     return (await readJson(response)).data;
   }
@@ -443,7 +435,9 @@ describe.each(DIALECTS)('daily company snapshot allowance [%s]', (dialect) => {
     for (let round = 0; round < 3; round++) {
       const owner = await newKey();
       const responses = await Promise.all(
-        names.map((name) => post(baseUrl, owner.key, { country_code: 'GB', name })),
+        names.map((name) =>
+          post(baseUrl, '/companies/search', { country_code: 'GB', name }, owner.key),
+        ),
       );
       const statuses = responses.map((r) => r.status);
       await Promise.all(responses.map((r) => r.body?.cancel()));
@@ -456,7 +450,9 @@ describe.each(DIALECTS)('daily company snapshot allowance [%s]', (dialect) => {
   it('new snapshots beyond the allowance are refused whole; refreshes stay free', async () => {
     const owner = await newKey();
     // Seven new companies do not fit in three: nothing is stored.
-    await expectExceeded(await post(baseUrl, owner.key, { country_code: 'GB', name: 'Sandbox' }));
+    await expectExceeded(
+      await post(baseUrl, '/companies/search', { country_code: 'GB', name: 'Sandbox' }, owner.key),
+    );
     expect(await countCompanies(database, owner.workspace_id)).toBe(0);
 
     expect(await ok(owner.key, { country_code: 'GB', name: 'Sandbox Active' })).toHaveLength(1);
@@ -466,7 +462,12 @@ describe.each(DIALECTS)('daily company snapshot allowance [%s]', (dialect) => {
 
     // One more new company does not.
     await expectExceeded(
-      await post(baseUrl, owner.key, { country_code: 'GB', name: 'Sandbox Dormant' }),
+      await post(
+        baseUrl,
+        '/companies/search',
+        { country_code: 'GB', name: 'Sandbox Dormant' },
+        owner.key,
+      ),
     );
     expect(await countCompanies(database, owner.workspace_id)).toBe(3);
 

@@ -1,4 +1,5 @@
 import type { Scope } from '../../src/modules/accounts/scopes.js';
+import { uniqueIdempotencyKey } from '../helpers/http.js';
 
 /**
  * Every authenticated operation, for the shared security suite. Each issue that adds an endpoint
@@ -17,12 +18,6 @@ export interface SecuredOperation {
   createResource?: (baseUrl: string, key: string) => Promise<string>;
   /** The success status for the owner, proving the 404 for others is about ownership. */
   successStatus: number;
-}
-
-let sequence = 0;
-export function uniqueIdempotencyKey(): string {
-  sequence += 1;
-  return `security-${process.pid}-${Date.now()}-${sequence}`;
 }
 
 async function createProbe(baseUrl: string, key: string): Promise<string> {

@@ -4,9 +4,9 @@ import { ALL_SCOPES } from '../../src/modules/accounts/scopes.js';
 import { withProbeRoutes } from '../fixtures/probe-routes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { type Json, readJson } from '../helpers/http.js';
+import { type Json, readJson, uniqueIdempotencyKey } from '../helpers/http.js';
 import { expectProblem } from '../helpers/problems.js';
-import { SECURED_OPERATIONS, type SecuredOperation, uniqueIdempotencyKey } from './operations.js';
+import { SECURED_OPERATIONS, type SecuredOperation } from './operations.js';
 
 describe.each(DIALECTS)('security of every authenticated operation [%s]', (dialect) => {
   let t: TestApp;

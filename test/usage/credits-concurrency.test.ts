@@ -16,15 +16,9 @@ import {
   stopServeProcess,
 } from '../helpers/cli.js';
 import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js';
-import { readJson } from '../helpers/http.js';
+import { post, readJson } from '../helpers/http.js';
 import { expectProblem } from '../helpers/problems.js';
-import {
-  billingState,
-  MATCHED_CHECK,
-  post,
-  startLiveSearchApp,
-  usageSummary,
-} from './usage-helpers.js';
+import { billingState, MATCHED_CHECK, startLiveSearchApp, usageSummary } from './usage-helpers.js';
 
 const BALANCE = 7;
 const REQUESTS = 20;

@@ -7,18 +7,15 @@ import {
 } from '../../src/modules/usage/usage.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { type Json, readJson } from '../helpers/http.js';
+import { get, type Json, post, readJson, uniqueIdempotencyKey } from '../helpers/http.js';
 import { expectProblem } from '../helpers/problems.js';
 import {
   billingState,
   countingSource,
   FAILING_SEARCH,
-  get,
-  idempotencyKey,
   MATCHED_CHECK,
   monthStart,
   openApiValidators,
-  post,
   responseSchema,
   SEARCH,
   startLiveSearchApp,
@@ -216,7 +213,7 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
       expect((await state(ws.id)).balance).toMatchObject({ balance: 0, ledger_total: 0 });
 
       // Out of credits: a 402, and a retry with the same Idempotency-Key after a top-up executes.
-      const key = idempotencyKey();
+      const key = uniqueIdempotencyKey();
       await expectProblem(
         await postCheck(MATCHED_CHECK, ws.live, key),
         402,
@@ -287,7 +284,7 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
     it('a replayed live check is the original response; balance, ledger and usage are unchanged', async () => {
       const ws = await workspace();
       await t.fundWorkspace(ws.id, 5);
-      const key = idempotencyKey();
+      const key = uniqueIdempotencyKey();
       const first = await postCheck(MATCHED_CHECK, ws.live, key);
       expect(first.status).toBe(201);
       expect(first.headers.get('idempotency-replayed')).toBe('false');
@@ -321,7 +318,7 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
     it('a replayed live company search debits nothing', async () => {
       const ws = await workspace();
       await t.fundWorkspace(ws.id, 5);
-      const key = idempotencyKey();
+      const key = uniqueIdempotencyKey();
       const first = await postSearch(SEARCH, ws.live, key, liveSearch.baseUrl);
       expect(first.status).toBe(200);
       const firstText = await first.text();
@@ -346,7 +343,7 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
     it('concurrent retries with one Idempotency-Key debit once', async () => {
       const ws = await workspace();
       await t.fundWorkspace(ws.id, 5);
-      const key = idempotencyKey();
+      const key = uniqueIdempotencyKey();
       const responses = await Promise.all(
         Array.from({ length: 6 }, () => postCheck(MATCHED_CHECK, ws.live, key)),
       );
@@ -373,8 +370,8 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
 
     it('a replayed sandbox check and search leave the usage totals unchanged', async () => {
       const ws = await workspace();
-      const checkKey = idempotencyKey();
-      const searchKey = idempotencyKey();
+      const checkKey = uniqueIdempotencyKey();
+      const searchKey = uniqueIdempotencyKey();
       expect((await postCheck(MATCHED_CHECK, ws.sandbox, checkKey)).status).toBe(201);
       expect((await postSearch(SEARCH, ws.sandbox, searchKey)).status).toBe(200);
       const before = await state(ws.id);

@@ -35,7 +35,7 @@ export function countingSource(): RegistrySource & { calls: { lookup: number; se
 }
 
 import type { TestApp } from '../helpers/app.js';
-import { type Json, readJson } from '../helpers/http.js';
+import { get, type Json, readJson } from '../helpers/http.js';
 
 // ajv and ajv-formats are CommonJS; under NodeNext their default export sits one level down
 // (as in src/http/validation.ts).
@@ -52,35 +52,6 @@ export const MATCHED_CHECK = {
 export const SEARCH = { country_code: 'GB', name: 'Sandbox Active' };
 /** A sandbox GB search whose registry "does not answer": a 502. */
 export const FAILING_SEARCH = { country_code: 'GB', name: 'Sandbox Upstream Failure' };
-
-let sequence = 0;
-/** A fresh Idempotency-Key: 8 to 128 of [A-Za-z0-9._-]. */
-export function idempotencyKey(): string {
-  sequence += 1;
-  return `usage-${process.pid}-${Date.now()}-${sequence}`;
-}
-
-export function post(
-  baseUrl: string,
-  path: string,
-  body: unknown,
-  apiKey: string,
-  key = idempotencyKey(),
-): Promise<Response> {
-  return fetch(`${baseUrl}${path}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${apiKey}`,
-      'content-type': 'application/json',
-      'idempotency-key': key,
-    },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-}
-
-export function get(baseUrl: string, path: string, apiKey: string): Promise<Response> {
-  return fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
-}
 
 /** GET /v1/usage, expected to succeed. */
 export async function usageSummary(baseUrl: string, apiKey: string): Promise<Json> {
