@@ -10,7 +10,8 @@ const addFormats = addFormatsModule.default;
 function createAjv(options: Options) {
   // allErrors so one 422 names every offending field, not just the first one; the bodies are
   // bounded by the size limit, so the extra work is bounded too.
-  const ajv = new Ajv({ allErrors: true, strict: false, ...options });
+  // verbose so an error carries the schema it broke: a pattern error reads FORMAT_DESCRIPTION there.
+  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, ...options });
   addFormats(ajv);
   return ajv;
 }
@@ -68,6 +69,22 @@ export function addSharedSchema(schema: object): void {
   for (const ajv of [bodyAjv, textAjv]) if (!ajv.getSchema(id)) ajv.addSchema(schema);
 }
 
+/**
+ * The annotation that says, in words, what a `pattern` accepts, for example
+ * `{pattern: '^[A-Za-z]{2}$', [FORMAT_DESCRIPTION]: 'two letters (...)'}`, a noun phrase. A 422
+ * then reads "must be two letters (...)" instead of quoting a regular expression; written once, on
+ * the schema, so the message and the OpenAPI document (where it appears as `x-format`) agree.
+ */
+export const FORMAT_DESCRIPTION = 'x-format';
+
+function patternMessage(error: ErrorObject): string {
+  const described = (error.parentSchema as Record<string, unknown> | undefined)?.[
+    FORMAT_DESCRIPTION
+  ];
+  if (typeof described === 'string') return `must be ${described}`;
+  return `must match the pattern ${String((error.params as { pattern?: unknown }).pattern)}`;
+}
+
 function escapePointerToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
@@ -108,7 +125,7 @@ function describe(error: ErrorObject): { pointer: string; code: FieldErrorCode; 
     case 'exclusiveMaximum':
       return { pointer: at, code: 'out_of_range', message: `must be ${p.comparison} ${p.limit}` };
     case 'pattern':
-      return { pointer: at, code: 'invalid_format', message: 'does not have the required format' };
+      return { pointer: at, code: 'invalid_format', message: patternMessage(error) };
     case 'format':
       return { pointer: at, code: 'invalid_format', message: `must be a valid ${p.format}` };
     case 'minItems':

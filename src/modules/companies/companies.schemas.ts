@@ -1,9 +1,11 @@
 import Type, { type Static } from 'typebox';
 import { IDENTIFIER_TYPES } from '../../formats/format-rule.js';
+import { FORMAT_DESCRIPTION } from '../../http/validation.js';
 import { ID_CHARS } from '../../lib/ids.js';
 
 export const CountryCodeInput = Type.String({
   pattern: '^[A-Za-z]{2}$',
+  [FORMAT_DESCRIPTION]: 'two letters (an ISO 3166-1 alpha-2 country code, either case)',
   description: 'Two letters, either case.',
 });
 
@@ -69,10 +71,18 @@ export const CompanySearchBody = Type.Object(
     vat_number: Type.Optional(SearchString(1, 128)),
     tax_identifier: Type.Optional(SearchString(1, 128)),
     city_or_state: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 128, pattern: '\\S' }), {
-        maxItems: 10,
-        uniqueItems: true,
-      }),
+      Type.Array(
+        Type.String({
+          minLength: 1,
+          maxLength: 128,
+          pattern: '\\S',
+          [FORMAT_DESCRIPTION]: 'text with at least one character that is not white space',
+        }),
+        {
+          maxItems: 10,
+          uniqueItems: true,
+        },
+      ),
     ),
   },
   { additionalProperties: false },
