@@ -1,5 +1,5 @@
 import { COUNTRY_NAMES } from '../src/formats/countries.js';
-import type { FormatRule } from '../src/formats/format-rule.js';
+import { type FormatRule, REMOVED_SEPARATORS } from '../src/formats/format-rule.js';
 import { FORMAT_RULES } from '../src/formats/registry.js';
 
 const CHECKS: Array<[FormatRule['checks'][number], string]> = [
@@ -31,7 +31,7 @@ Generated from the rule registry (\`src/formats/registry.ts\`) by \`npm run docs
 
 What the format finding checks for each published country and identifier type. **prefix**: a country prefix is recognised (and another country's prefix is reported as such); **length**, **characters**: the shape; **checksum**: the check digit(s); **component**: parts with a fixed set of values (an assigned EIN prefix, a Companies House prefix, a register type). \`partial\` means a valid answer cannot rule out every invalid number.
 
-Every rule first removes spaces, dots, dashes and slashes and folds case. A number for a country or type not listed here gets \`format_status: not_supported\`, never \`invalid\`.
+Every rule first folds Unicode (NFKC) and case, and removes ${REMOVED_SEPARATORS}. A number for a country or type not listed here gets \`format_status: not_supported\`, never \`invalid\`.
 
 | Country | Type | Number | prefix | length | characters | checksum | component | Coverage | Example | Source |
 |---|---|---|---|---|---|---|---|---|---|---|

@@ -37,7 +37,7 @@ import { countriesRoutes } from './modules/countries/countries.routes.js';
 import { CountryCapabilitySchema } from './modules/countries/countries.schemas.js';
 import { buildCountryCapabilities } from './modules/countries/countries.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
-import { publicUrls } from './modules/discovery/discovery.service.js';
+import { type PublicUrls, publicUrls } from './modules/discovery/discovery.service.js';
 import { referenceRoutes } from './modules/discovery/reference.routes.js';
 import { usageRoutes } from './modules/usage/usage.routes.js';
 import { UsageSummarySchema } from './modules/usage/usage.schemas.js';
@@ -69,6 +69,8 @@ export interface ModuleContext {
   clock: Clock;
   newId: IdGenerator;
   paginator: Paginator;
+  /** The URIs the API returns (Location headers included) follow PUBLIC_BASE_URL. */
+  urls: PublicUrls;
 }
 
 /**
@@ -126,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       cursorSecret ??= loadServiceSecret(db, deps.clock, 'cursor_signing_key');
       return cursorSecret;
     }),
+    urls,
   };
   app.decorate('context', context);
 

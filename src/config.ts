@@ -1,6 +1,77 @@
 /** New company snapshots a workspace may store per environment per UTC day, unless configured. */
 export const DEFAULT_SNAPSHOTS_PER_DAY = 10_000;
 
+/**
+ * Every environment variable the service reads, with its default and meaning as the README's
+ * configuration table shows them (`npm run docs:readme` generates that table from this list).
+ * `loadConfig` can only read a variable named here: its reader takes a `ConfigVariableName`.
+ */
+export const CONFIG_VARIABLES = [
+  { name: 'PORT', default: '8080', meaning: 'TCP port; `0` picks a free one' },
+  {
+    name: 'HOST',
+    default: '127.0.0.1',
+    meaning: 'Address to listen on; `0.0.0.0` for all interfaces',
+  },
+  {
+    name: 'DATABASE_URL',
+    default: 'sqlite:./data/firmwatch.db',
+    meaning:
+      '`sqlite:<path>` (embedded; the directory is created) or `postgres://user@host:5432/db`',
+  },
+  {
+    name: 'PUBLIC_BASE_URL',
+    default: 'http://HOST:PORT/v1',
+    meaning:
+      'Base of every URI the API returns, `Location` headers included; must end in `/v1`. Set it when the service sits behind a proxy',
+  },
+  {
+    name: 'LOG_LEVEL',
+    default: 'info',
+    meaning:
+      '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; logs are JSON lines on standard output',
+  },
+  {
+    name: 'SHUTDOWN_TIMEOUT_MS',
+    default: '10000',
+    meaning: 'How long SIGTERM waits for in-flight requests before exiting 1',
+  },
+  {
+    name: 'REDIS_URL',
+    default: '(none)',
+    meaning:
+      '`redis://` or `rediss://` URL; rate limits are then shared by every node using it. Without it they are per process. If Redis is unreachable, requests are allowed (logged once)',
+  },
+  {
+    name: 'SNAPSHOT_DAILY_ALLOWANCE',
+    default: String(DEFAULT_SNAPSHOTS_PER_DAY),
+    meaning:
+      'New company snapshots a workspace may store per environment and UTC day (429 `snapshot_allowance_exceeded` beyond it)',
+  },
+  {
+    name: 'RATE_LIMIT_KEY_BURST',
+    default: '50',
+    meaning: 'Requests an API key may send at once (token bucket capacity)',
+  },
+  {
+    name: 'RATE_LIMIT_KEY_PER_SECOND',
+    default: '25',
+    meaning: 'Requests per second an API key may sustain (token bucket refill)',
+  },
+  {
+    name: 'RATE_LIMIT_IP_BURST',
+    default: '60',
+    meaning: 'Requests a client address may send at once to public operations',
+  },
+  {
+    name: 'RATE_LIMIT_IP_PER_SECOND',
+    default: '20',
+    meaning: 'Requests per second a client address may sustain on public operations',
+  },
+] as const satisfies readonly { name: string; default: string; meaning: string }[];
+
+export type ConfigVariableName = (typeof CONFIG_VARIABLES)[number]['name'];
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = [
   'fatal',
@@ -51,16 +122,28 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+/** The only way configuration reads the environment: a variable that is not documented is a type error. */
+function read(env: Env, name: ConfigVariableName): string | undefined {
+  const value = env[name];
+  return value === '' ? undefined : value;
+}
+
+function readInteger(
+  env: Env,
+  name: ConfigVariableName,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
     throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return Number(raw);
 }
 
-export function parseDatabaseUrl(raw: string, variable = 'DATABASE_URL'): DatabaseConfig {
+export function parseDatabaseUrl(raw: string, variable: string = 'DATABASE_URL'): DatabaseConfig {
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
     if (path === '') throw new ConfigError(variable, 'sqlite: needs a file path or :memory:');
@@ -80,8 +163,21 @@ export function parseDatabaseUrl(raw: string, variable = 'DATABASE_URL'): Databa
   );
 }
 
+/** The bound address as a URL, for people reading the start-up line. */
+export function listeningUrl(host: string, port: number): string {
+  return `http://${hostForUrl(host)}:${port}`;
+}
+
 export function defaultPublicBaseUrl(host: string, port: number): string {
-  return `http://${hostForUrl(host)}:${port}/v1`;
+  return `${listeningUrl(host, port)}/v1`;
+}
+
+/** Where the data lives, for people: the SQLite file, or the PostgreSQL URL without its password. */
+export function describeDatabase(database: DatabaseConfig): string {
+  if (database.dialect === 'sqlite') return database.path;
+  const url = new URL(database.url);
+  if (url.password) url.password = '';
+  return url.toString();
 }
 
 function hostForUrl(host: string): string {
@@ -110,15 +206,16 @@ function parsePublicBaseUrl(raw: string): string {
 
 export function loadConfig(env: Env = process.env): Config {
   const port = readInteger(env, 'PORT', 8080, 0, 65535);
-  const host = env.HOST === undefined || env.HOST === '' ? '127.0.0.1' : env.HOST;
+  const host = read(env, 'HOST') ?? '127.0.0.1';
   if (/\s|\//.test(host)) throw new ConfigError('HOST', `is not a host name or address: "${host}"`);
 
-  const database = parseDatabaseUrl(env.DATABASE_URL || 'sqlite:./data/firmwatch.db');
+  const database = parseDatabaseUrl(read(env, 'DATABASE_URL') ?? 'sqlite:./data/firmwatch.db');
   // Without PUBLIC_BASE_URL the base is derived from the address the server really listens on,
   // so PORT=0 (an ephemeral port) still yields URIs that resolve.
-  const publicBaseUrl = env.PUBLIC_BASE_URL ? parsePublicBaseUrl(env.PUBLIC_BASE_URL) : null;
+  const rawPublicBaseUrl = read(env, 'PUBLIC_BASE_URL');
+  const publicBaseUrl = rawPublicBaseUrl ? parsePublicBaseUrl(rawPublicBaseUrl) : null;
 
-  const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
+  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(
       'LOG_LEVEL',
@@ -136,7 +233,7 @@ export function loadConfig(env: Env = process.env): Config {
     100_000_000,
   );
 
-  const redisUrl = env.REDIS_URL || null;
+  const redisUrl = read(env, 'REDIS_URL') ?? null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
   }

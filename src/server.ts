@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import { buildApp } from './app.js';
-import { type Config, defaultPublicBaseUrl } from './config.js';
+import { type Config, defaultPublicBaseUrl, listeningUrl } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { scheduleIdempotencyPurge } from './jobs/idempotency-purge.js';
@@ -14,12 +14,20 @@ import { createLogger } from './lib/logger.js';
 import { memoryTokenBuckets, redisTokenBuckets } from './lib/token-bucket.js';
 import { createStarterWorkspace } from './modules/accounts/accounts.service.js';
 
+export interface StarterWorkspace {
+  workspace_id: string;
+  key: string;
+}
+
 export interface RunningServer {
   app: FastifyInstance;
   database: DatabaseHandle;
+  /** The base of the URIs the API returns (PUBLIC_BASE_URL, or derived from the bound address). */
   baseUrl: string;
+  /** The address actually bound, as a URL (`http://127.0.0.1:8080`). */
+  listeningOn: string;
   /** Set when this start created the starter workspace: the only time its key is shown. */
-  starter: { workspace_id: string; key: string } | undefined;
+  starter: StarterWorkspace | undefined;
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -78,9 +86,8 @@ export async function startServer(
     });
     await options.beforeListen?.(app);
     await app.listen({ port: config.port, host: config.host });
-    if (!config.publicBaseUrl) {
-      baseUrl = defaultPublicBaseUrl(config.host, (app.server.address() as AddressInfo).port);
-    }
+    const { port } = app.server.address() as AddressInfo;
+    if (!config.publicBaseUrl) baseUrl = defaultPublicBaseUrl(config.host, port);
 
     const stopIdempotencyPurge = scheduleIdempotencyPurge(database.db, clock, app.log);
     const stopSnapshotRetention = scheduleSnapshotRetention(database.db, clock, app.log);
@@ -89,6 +96,7 @@ export async function startServer(
       app,
       database,
       baseUrl,
+      listeningOn: listeningUrl(config.host, port),
       starter: starter && { workspace_id: starter.workspace.id, key: starter.key.key },
       async close() {
         stopIdempotencyPurge();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config.js';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -69,5 +69,23 @@ describe('configuration', () => {
     expect((error as ConfigError).variable).toBe(variable);
     expect((error as ConfigError).message.startsWith(`${variable}: `)).toBe(true);
     expect((error as ConfigError).message).not.toContain('\n');
+  });
+
+  it('reads exactly the variables it documents (the README table is generated from that list)', () => {
+    const read = new Set<string>();
+    const env = new Proxy({} as Record<string, string | undefined>, {
+      get(_target, name) {
+        if (typeof name === 'string') read.add(name);
+        return undefined;
+      },
+    });
+    loadConfig(env);
+    expect([...read].sort()).toEqual(CONFIG_VARIABLES.map((v) => v.name).sort());
+  });
+
+  it.each(
+    CONFIG_VARIABLES.filter((v) => !v.default.startsWith('(') && !v.default.includes('HOST:PORT')),
+  )('the documented default of $name is the default', (variable) => {
+    expect(loadConfig({ [variable.name]: variable.default })).toEqual(loadConfig({}));
   });
 });

@@ -4,6 +4,7 @@ import {
   createApiKey,
   createWorkspace,
   listApiKeys,
+  listWorkspaces,
   revokeApiKey,
 } from '../modules/accounts/accounts.service.js';
 import { ALL_SCOPES } from '../modules/accounts/scopes.js';
@@ -39,6 +40,31 @@ export function addAccountsCommands(program: Command, run: RunCommand): void {
           createWorkspace(database.db, deps, { name: options.name }),
         );
         printResult(output, created, `created workspace ${created.id} (${created.name})`);
+      });
+    });
+
+  workspace
+    .command('list')
+    .description(
+      'List every workspace with its count of active keys (a lost starter key is replaced with key create).',
+    )
+    .addOption(jsonOption())
+    .action(async (options: { json?: boolean }) => {
+      const output = { json: options.json === true };
+      await run(output, async () => {
+        const workspaces = await withDatabase((database) => listWorkspaces(database.db));
+        printResult(
+          output,
+          { object: 'list', data: workspaces },
+          workspaces.length > 0
+            ? workspaces
+                .map(
+                  (w) =>
+                    `${w.id}  "${w.name}"  created ${w.created_at}  active keys: ${w.active_keys.sandbox} sandbox, ${w.active_keys.live} live`,
+                )
+                .join('\n')
+            : 'no workspaces',
+        );
       });
     });
 
@@ -105,7 +131,7 @@ export function addAccountsCommands(program: Command, run: RunCommand): void {
 
   key
     .command('revoke')
-    .description('Revoke a key; every node stops accepting it within one second.')
+    .description('Revoke a key; every node stops accepting it within 0.5 seconds.')
     .requiredOption('--key <id>', 'the key id (key_...), not the secret')
     .addOption(jsonOption())
     .action(async (options: { key: string; json?: boolean }) => {

@@ -34,10 +34,14 @@ export interface FormatRule {
   check(input: string): FormatOutcome;
 }
 
+/** What `cleanIdentifier` removes, in words: docs/formats.md is generated with this sentence. */
+export const REMOVED_SEPARATORS =
+  'spaces of any kind, dots, commas, colons, dashes of any kind (hyphen, en and em dashes, minus sign) and slashes';
+
 /**
  * Normalisation shared by every rule: what people paste from invoices. Unicode is folded (NFKC, so
- * full-width digits become digits), case is folded, and spaces of any kind, dots, commas, colons,
- * dashes of any kind and slashes are removed ("DK: 21599336", "DE 136,695 976").
+ * full-width digits become digits), case is folded, and the separators of REMOVED_SEPARATORS are
+ * removed ("DK: 21599336", "DE 136,695 976").
  */
 export function cleanIdentifier(input: string): string {
   return input

@@ -107,7 +107,7 @@ describe.each(DIALECTS)('sandbox fixtures through POST /v1/checks [%s]', (dialec
     expect(response.headers.get('idempotency-replayed')).toBe('false');
     const check = await readJson(response);
     expect(check.id).toMatch(CHECK_ID);
-    expect(response.headers.get('location')).toBe(`/v1/checks/${check.id}`);
+    expect(response.headers.get('location')).toBe(`${t.baseUrl}/checks/${check.id}`);
     expect(Object.keys(check).filter((k) => !CHECK_FIELDS.includes(k))).toEqual([]);
     expect(check.object).toBe('check');
     expect(check.processing_status).toBe('completed');

@@ -240,7 +240,7 @@ describe.concurrent('the starter workspace of serve', () => {
 
     const second = await startServeProcess(env);
     try {
-      expect(second.started).toMatchObject({ status: 'listening', database: 'sqlite' });
+      expect(second.started).toMatchObject({ status: 'listening', dialect: 'sqlite' });
       expect(second.started).not.toHaveProperty('starter');
       expect(second.stdout()).not.toContain('svc_test_');
     } finally {
@@ -248,7 +248,7 @@ describe.concurrent('the starter workspace of serve', () => {
     }
   });
 
-  it('the human output shows the key and says it is shown only now', async () => {
+  it('a person sees the key once, framed on standard error; the log stream on standard output never has it', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const name of ['HOST', 'PUBLIC_BASE_URL', 'LOG_LEVEL', 'REDIS_URL']) delete env[name];
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
@@ -257,31 +257,76 @@ describe.concurrent('the starter workspace of serve', () => {
     });
     const exit = once(child, 'exit').then(([code]) => code as number | null);
     let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
     const banner = new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-        if (/shown only now:\n {2}\S+\n/.test(stdout)) resolve();
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+        if (/={78}\n\n/.test(stderr.slice(stderr.indexOf('Created workspace')))) resolve();
       });
-      exit.then((code) => reject(new Error(`serve exited with ${code}: ${stdout}`)));
+      exit.then((code) => reject(new Error(`serve exited with ${code}: ${stdout}${stderr}`)));
     });
     try {
       await banner;
-      const key = /shown only now:\n {2}(\S+)\n/.exec(stdout)?.[1] as string;
+      const key = /never written to the logs:\n\n {4}(\S+)\n/.exec(stderr)?.[1] as string;
       expect(key).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
-      expect(stdout).toMatch(/Created workspace ws_\S+ with a sandbox API key/);
-      const url = /firmwatch listening on (\S+)\/ \(database: sqlite\)/.exec(stdout)?.[1];
-      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-      const response = await fetch(`${url}/`, { headers: { authorization: `Bearer ${key}` } });
+      const workspace = /Created workspace (ws_\S+) with a sandbox API key/.exec(stderr)?.[1];
+      expect(workspace).toMatch(/^ws_/);
+      expect(stderr).toContain(
+        `npx firmwatch key create --workspace ${workspace} --environment sandbox`,
+      );
+      expect(stderr.match(new RegExp(key, 'g'))?.length).toBe(2); // the key and the curl example
+      // The listening line labels the bound address and the API base URL.
+      const line =
+        /firmwatch listening on (\S+) \(API base URL (\S+)\/; sqlite database (\S+)\)/.exec(stdout);
+      expect(line?.[1]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(line?.[2]).toBe(`${line?.[1]}/v1`);
+      expect(line?.[3]).toBe(join(dir, 'human.db'));
+      const response = await fetch(`${line?.[2]}/`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect((await readJson(response)).environment).toBe('sandbox');
-      // In human mode the logs share stdout: the key is in the banner, never in a log line.
-      const logLines = stdout.split('\n').filter((line) => line.startsWith('{'));
-      expect(logLines.length).toBeGreaterThan(0);
-      for (const line of logLines) expect(line).not.toContain(key);
+      // Standard output is the log stream (and the listening line): the key is never there.
+      expect(stdout.split('\n').filter((l) => l.startsWith('{')).length).toBeGreaterThan(0);
+      expect(stdout).not.toContain(key);
+      expect(stdout).not.toContain('svc_test_');
     } finally {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exit.catch(() => null);
     }
     expect(await exit).toBe(0);
+  });
+
+  it('workspace list shows every workspace with its active keys, so a lost banner is not a dead end', async () => {
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'list.db')}` };
+    expect(jsonOutput(await runCli(['workspace', 'list', '--json'], env))).toEqual({
+      object: 'list',
+      data: [],
+    });
+    const a = jsonOutput(await runCli(['workspace', 'create', '--name', 'A', '--json'], env));
+    const b = jsonOutput(await runCli(['workspace', 'create', '--name', 'B', '--json'], env));
+    for (const environment of ['sandbox', 'sandbox', 'live']) {
+      await runCli(['key', 'create', '--workspace', a.id, '--environment', environment], env);
+    }
+    const revoked = jsonOutput(
+      await runCli(['key', 'create', '--workspace', b.id, '--environment', 'live', '--json'], env),
+    );
+    await runCli(['key', 'revoke', '--key', revoked.id], env);
+
+    const listed = jsonOutput(await runCli(['workspace', 'list', '--json'], env));
+    expect(listed).toEqual({
+      object: 'list',
+      data: [
+        { id: a.id, name: 'A', created_at: a.created_at, active_keys: { sandbox: 2, live: 1 } },
+        { id: b.id, name: 'B', created_at: b.created_at, active_keys: { sandbox: 0, live: 0 } },
+      ],
+    });
+    const human = await runCli(['workspace', 'list'], env);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(`${a.id}  "A"`);
+    expect(human.stdout).toContain('active keys: 2 sandbox, 1 live');
   });
 
   if (DIALECTS.includes('postgres')) {
@@ -290,7 +335,7 @@ describe.concurrent('the starter workspace of serve', () => {
       try {
         const server = await startServeProcess({ DATABASE_URL: scratch.url });
         try {
-          expect(server.started).toMatchObject({ status: 'listening', database: 'postgres' });
+          expect(server.started).toMatchObject({ status: 'listening', dialect: 'postgres' });
           expect(server.started).not.toHaveProperty('starter');
           expect(server.stdout()).not.toContain('svc_');
         } finally {

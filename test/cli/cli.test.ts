@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.js';
-import { runCli, startServeProcess } from '../helpers/cli.js';
+import { runCli, startServeProcess, stopServeProcess } from '../helpers/cli.js';
 import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js';
 import { readJson } from '../helpers/http.js';
 
@@ -29,7 +29,8 @@ describe('firmwatch CLI', () => {
     const first = await runCli(['migrate', '--json'], env);
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout)).toEqual({
-      database: 'sqlite',
+      dialect: 'sqlite',
+      database: join(dir, 'migrate.db'),
       applied: Object.keys(migrations),
       current: Object.keys(migrations).at(-1),
     });
@@ -58,7 +59,8 @@ describe('firmwatch CLI', () => {
         const result = await runCli(['migrate', '--json'], { DATABASE_URL: scratch.url });
         expect(result.code).toBe(0);
         expect(JSON.parse(result.stdout)).toMatchObject({
-          database: 'postgres',
+          dialect: 'postgres',
+          database: scratch.url,
           applied: Object.keys(migrations),
         });
       } finally {
@@ -72,7 +74,13 @@ describe('firmwatch serve', () => {
   it('serves GET /v1/, and on SIGTERM finishes in-flight requests, refuses new ones and exits 0', async () => {
     const dbPath = join(dir, 'serve.db');
     const server = await startServeProcess({ DATABASE_URL: `sqlite:${dbPath}` });
-    expect(server.started).toMatchObject({ status: 'listening', database: 'sqlite' });
+    expect(server.started).toMatchObject({
+      status: 'listening',
+      dialect: 'sqlite',
+      database: dbPath,
+      listening_on: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    });
+    expect(server.started.url).toBe(`${server.started.listening_on}/v1`);
     const { url } = server.started;
 
     const discovery = await fetch(`${url}/`);
@@ -109,6 +117,26 @@ describe('firmwatch serve', () => {
     // The database was closed: closing the last WAL connection checkpoints and removes the WAL file.
     expect(existsSync(dbPath)).toBe(true);
     expect(existsSync(`${dbPath}-wal`)).toBe(false);
+  });
+});
+
+describe('firmwatch serve behind a proxy', () => {
+  it('prints the address it binds and the public base URL, each labelled', async () => {
+    const server = await startServeProcess({
+      DATABASE_URL: `sqlite:${join(dir, 'proxy.db')}`,
+      PUBLIC_BASE_URL: 'https://api.example.com/fw/v1',
+    });
+    try {
+      expect(server.started.url).toBe('https://api.example.com/fw/v1');
+      expect(server.started.listening_on).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      // The bound address is the one that answers.
+      const discovery = await fetch(`${server.started.listening_on}/v1/`);
+      expect((await readJson(discovery)).openapi).toBe(
+        'https://api.example.com/fw/v1/openapi.json',
+      );
+    } finally {
+      expect(await stopServeProcess(server)).toBe(0);
+    }
   });
 });
 

@@ -45,6 +45,8 @@ export interface TestAppOptions {
   rateLimits?: Partial<RateLimitPolicies>;
   rateLimitStore?: TokenBucketStore;
   keyCacheTtlMs?: number;
+  /** PUBLIC_BASE_URL: the base of the URIs the API returns (default: the listening address). */
+  publicBaseUrl?: string;
 }
 
 // Generous enough that only the rate-limit tests ever meet them.
@@ -66,7 +68,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     newId,
     logger,
-    publicBaseUrl: () => baseUrl,
+    publicBaseUrl: () => options.publicBaseUrl ?? baseUrl,
     rateLimit: {
       store: options.rateLimitStore ?? memoryTokenBuckets(),
       policies: { perKey: ROOMY, perIp: ROOMY, ...options.rateLimits },

@@ -40,7 +40,11 @@ export interface ServingProcess {
   /** The first stdout line of `serve --json`. */
   started: {
     status: string;
+    /** The address bound, as a URL. */
+    listening_on: string;
+    /** The API base URL (PUBLIC_BASE_URL, or the bound address + /v1). */
     url: string;
+    dialect: string;
     database: string;
     pid: number;
     starter?: { workspace_id: string; key: string };

@@ -122,7 +122,12 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
         'paid_access_required',
       );
       expect(problem.retryable).toBe(false);
-      expect(problem.detail).toMatch(/paid access/i);
+      // What the caller tried and what the workspace owner can do, never an internal name.
+      expect(problem.detail).toMatch(
+        /^A live check is billable and workspace ws_\w+ has no paid access\./,
+      );
+      expect(problem.detail).toContain(`access --workspace ${ws.id} --paid on`);
+      expect(problem.detail).not.toContain('checks.create');
       await expectNothingRecorded(ws.id, [ws.live, ws.sandbox]);
       expect((await state(ws.id)).ledger).toEqual([]);
     });
@@ -155,7 +160,9 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
         'insufficient_credits',
       );
       expect(problem.retryable).toBe(false);
-      expect(problem.detail).toMatch(/credit/i);
+      expect(problem.detail).toMatch(/^A live check costs 1 credit and workspace ws_\w+ has 0\./);
+      expect(problem.detail).toContain(`credits grant --workspace ${ws.id} --units`);
+      expect(problem.detail).not.toContain('checks.create');
       const { ledger, balance } = await state(ws.id);
       expect(ledger).toEqual([]);
       expect(balance).toMatchObject({ balance: 0, ledger_total: 0, paid_access: true });

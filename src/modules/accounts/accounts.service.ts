@@ -10,7 +10,12 @@ import {
   revokeApiKey as markApiKeyRevoked,
 } from './api-keys.store.js';
 import { ALL_SCOPES, isScope, type Scope } from './scopes.js';
-import { anyWorkspaceExists, findWorkspaceById, insertWorkspace } from './workspaces.store.js';
+import {
+  anyWorkspaceExists,
+  findWorkspaceById,
+  insertWorkspace,
+  listWorkspacesWithKeyCounts,
+} from './workspaces.store.js';
 
 export interface AccountsDeps {
   clock: Clock;
@@ -79,6 +84,20 @@ export async function createWorkspace(
   const workspace = { id: deps.newId('ws'), name, created_at: toTimestamp(deps.clock.now()) };
   await insertWorkspace(db, workspace);
   return workspace;
+}
+
+/** A workspace as listed for an operator: how many active keys it has in each environment. */
+export interface WorkspaceSummary extends Workspace {
+  active_keys: { sandbox: number; live: number };
+}
+
+export async function listWorkspaces(db: Kysely<Database>): Promise<WorkspaceSummary[]> {
+  return (await listWorkspacesWithKeyCounts(db)).map((row) => ({
+    id: row.id,
+    name: row.name,
+    created_at: row.created_at,
+    active_keys: { sandbox: row.sandbox_keys, live: row.live_keys },
+  }));
 }
 
 export async function createApiKey(

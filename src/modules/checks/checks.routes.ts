@@ -14,7 +14,7 @@ import {
 } from './checks.service.js';
 
 export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
-  const { db, transact, paginator } = app.context;
+  const { db, transact, paginator, urls } = app.context;
 
   app.post(
     '/v1/checks',
@@ -43,7 +43,7 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
         const check = await createCheck(trx, deps, principal, body, lookup);
         return {
           body: check,
-          headers: { location: `/v1/checks/${check.id}` },
+          headers: { location: `${urls.base()}/checks/${check.id}` },
           storedAs: check.id,
         };
       });

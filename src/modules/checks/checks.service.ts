@@ -33,11 +33,22 @@ function taxAuthorityStatus(type: IdentifierType): Check['tax_authority_status']
   return type === 'registration_number' ? 'not_applicable' : 'not_supported';
 }
 
-function registryNotSupported(country: string, principal: Principal): RegistryFindings {
+/** Says exactly what is not covered: this identifier type in this country, in this environment. */
+function registryNotSupported(
+  source: RegistrySource,
+  principal: Principal,
+  country: string,
+  type: IdentifierType,
+): RegistryFindings {
+  const covered = source.coverage.find((c) => c.countryCode === country);
+  const typesHere = covered?.identifiers.map((i) => i.identifierType) ?? [];
+  const countries = source.coverage.map((c) => c.countryCode).join(', ');
   const where =
-    principal.environment === 'sandbox'
-      ? `The sandbox has registry fixtures for GB, DE and US only, not ${country}.`
-      : `No live registry source covers ${country} for this identifier type yet.`;
+    principal.environment === 'live'
+      ? `No live registry source covers ${type} numbers in ${country} yet.`
+      : typesHere.length > 0
+        ? `The sandbox has no registry fixtures for ${type} numbers in ${country}; there it covers ${typesHere.join(' and ')}.`
+        : `The sandbox has registry fixtures for ${countries} only; ${country} is not one of them.`;
   return {
     registry_match_status: 'not_supported',
     company_legal_status: 'not_supported',
@@ -217,7 +228,7 @@ export async function createCheck(
       ],
     };
   } else if (!lookup) {
-    registry = registryNotSupported(country, principal);
+    registry = registryNotSupported(source, principal, country, request.identifier_type);
   } else {
     registry = await registryFindings(db, deps, principal, source, lookup, now);
   }

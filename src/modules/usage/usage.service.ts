@@ -35,14 +35,23 @@ export interface UsageDeps {
   newId: IdGenerator;
 }
 
-const paidAccessRequired = (operation: UsageOperation) =>
+/** What the caller tried, in words, for the 402 details. */
+const OPERATION_WORDS: Record<UsageOperation, string> = {
+  'checks.create': 'A live check',
+  'companies.search': 'A live company search',
+  'monitors.baseline': "A live monitor's baseline check",
+  'monitors.run': 'A manual run of a live monitor',
+  'monitors.scheduled_check': "A live monitor's scheduled recheck",
+};
+
+const paidAccessRequired = (operation: UsageOperation, workspaceId: string) =>
   new HttpProblem('paid_access_required', {
-    detail: `Live ${operation} needs paid access for this workspace; sandbox keys (svc_test_) work without it.`,
+    detail: `${OPERATION_WORDS[operation]} is billable and workspace ${workspaceId} has no paid access. The workspace owner can ask the operator of this service to turn it on (firmwatch access --workspace ${workspaceId} --paid on); sandbox keys (svc_test_) work without it, at no cost.`,
   });
 
-const insufficientCredits = (operation: UsageOperation, balance: number) =>
+const insufficientCredits = (operation: UsageOperation, workspaceId: string, balance: number) =>
   new HttpProblem('insufficient_credits', {
-    detail: `Live ${operation} costs 1 credit and the workspace has ${balance}; add credits to continue.`,
+    detail: `${OPERATION_WORDS[operation]} costs 1 credit and workspace ${workspaceId} has ${balance}. The workspace owner can ask the operator of this service to add credits (firmwatch credits grant --workspace ${workspaceId} --units <n>); sandbox keys (svc_test_) cost nothing.`,
   });
 
 /**
@@ -58,8 +67,9 @@ export async function assertCanPay(
 ): Promise<void> {
   if (payer.environment !== 'live') return;
   const billing = await findBilling(db, payer.workspaceId);
-  if (billing?.paid_access !== 1) throw paidAccessRequired(operation);
-  if (billing.credit_balance < 1) throw insufficientCredits(operation, billing.credit_balance);
+  if (billing?.paid_access !== 1) throw paidAccessRequired(operation, payer.workspaceId);
+  if (billing.credit_balance < 1)
+    throw insufficientCredits(operation, payer.workspaceId, billing.credit_balance);
 }
 
 /** The calendar month (UTC) containing `date`: [start, end). */
@@ -90,11 +100,11 @@ export async function recordOperation(
   let units = 0;
   if (input.environment === 'live') {
     const billing = await findBilling(db, input.workspaceId);
-    if (billing?.paid_access !== 1) throw paidAccessRequired(input.operation);
+    if (billing?.paid_access !== 1) throw paidAccessRequired(input.operation, input.workspaceId);
     if (!(await adjustCreditBalance(db, input.workspaceId, -1, at))) {
       // Re-read after the failed debit: the balance read above may have been spent meanwhile.
       const balance = (await findBilling(db, input.workspaceId))?.credit_balance ?? 0;
-      throw insufficientCredits(input.operation, balance);
+      throw insufficientCredits(input.operation, input.workspaceId, balance);
     }
     await insertLedgerEntry(db, {
       id: deps.newId('crd'),

@@ -1,0 +1,132 @@
+import { Command } from 'commander';
+import { ConfigError, describeDatabase, loadConfig } from '../config.js';
+import { createDatabase } from '../db/database.js';
+import { MigrationError, migrateToLatest } from '../db/migrate.js';
+import { AccountsError } from '../modules/accounts/accounts.service.js';
+import { closeOnSignals, type StarterWorkspace, startServer } from '../server.js';
+import { addAccountsCommands } from './accounts-commands.js';
+import { addBillingCommands } from './billing-commands.js';
+import { type CommandOutput, jsonOption, printError, printResult } from './output.js';
+
+function describeFailure(error: unknown): { code: string; message: string } {
+  if (error instanceof ConfigError) return { code: 'invalid_config', message: error.message };
+  if (error instanceof MigrationError) return { code: 'migration_failed', message: error.message };
+  if (error instanceof AccountsError) return { code: error.code, message: error.message };
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'failed', message };
+}
+
+/** Runs one command body; turns any failure into the command's error output and exit code 1. */
+async function run(output: CommandOutput, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    const { code, message } = describeFailure(error);
+    printError(output, code, message);
+    process.exitCode = 1;
+  }
+}
+
+/** How the README tells people to run the CLI from a clone; used in what the CLI prints. */
+export const CLI_INVOCATION = 'npx firmwatch';
+
+/**
+ * The starter key, framed for a person on standard error: it is never written to the log stream,
+ * and it cannot be shown again (only its hash is stored).
+ */
+function starterBanner(starter: StarterWorkspace, baseUrl: string): string {
+  const { workspace_id, key } = starter;
+  const rule = '='.repeat(78);
+  return [
+    '',
+    rule,
+    `  Created workspace ${workspace_id} with a sandbox API key (all scopes).`,
+    '  It is shown only now, here on standard error, and never written to the logs:',
+    '',
+    `    ${key}`,
+    '',
+    `  Try:  curl -H "Authorization: Bearer ${key}" ${baseUrl}/`,
+    `  Lost it? ${CLI_INVOCATION} workspace list, then`,
+    `           ${CLI_INVOCATION} key create --workspace ${workspace_id} --environment sandbox`,
+    rule,
+    '',
+    '',
+  ].join('\n');
+}
+
+export function buildCli(json: boolean): Command {
+  const program = new Command('firmwatch')
+    .description('Company-identifier check and monitoring service.')
+    .exitOverride()
+    // With --json, a usage error is reported as one JSON object by main(), not as text.
+    .configureOutput({ writeErr: (text) => void (json || process.stderr.write(text)) });
+  if (!json) program.showHelpAfterError();
+
+  program
+    .command('serve')
+    .description(
+      'Apply pending migrations and serve the HTTP API until SIGTERM or SIGINT. Configured by environment variables (see README).',
+    )
+    .option('--json', 'print one JSON object when listening; logs go to stderr')
+    .action(async (options: { json?: boolean }) => {
+      const output = { json: options.json === true };
+      await run(output, async () => {
+        const config = loadConfig();
+        const server = await startServer(config, { logDestination: output.json ? 2 : 1 });
+        closeOnSignals(server, config.shutdownTimeoutMs);
+        const listening = {
+          status: 'listening',
+          listening_on: server.listeningOn,
+          url: server.baseUrl,
+          dialect: server.database.dialect,
+          database: describeDatabase(config.database),
+          pid: process.pid,
+        };
+        // --json is for programs, which get the starter key in the one JSON object; a person gets
+        // it on standard error, away from the JSON log lines on standard output.
+        printResult(
+          output,
+          server.starter ? { ...listening, starter: server.starter } : listening,
+          `firmwatch listening on ${server.listeningOn} (API base URL ${server.baseUrl}/; ${server.database.dialect} database ${listening.database})`,
+        );
+        if (server.starter && !output.json) {
+          process.stderr.write(starterBanner(server.starter, server.baseUrl));
+        }
+      });
+    });
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations to DATABASE_URL and exit.')
+    .addOption(jsonOption())
+    .action(async (options: { json?: boolean }) => {
+      const output = { json: options.json === true };
+      await run(output, async () => {
+        const config = loadConfig();
+        const database = createDatabase(config.database);
+        try {
+          const outcome = await migrateToLatest(database);
+          const where = `${database.dialect} database ${describeDatabase(config.database)}`;
+          printResult(
+            output,
+            {
+              dialect: database.dialect,
+              database: describeDatabase(config.database),
+              applied: outcome.applied,
+              current: outcome.current,
+            },
+            outcome.applied.length > 0
+              ? `applied ${outcome.applied.join(', ')} to the ${where}; now at ${outcome.current}`
+              : `the ${where} is up to date at ${outcome.current}`,
+          );
+        } finally {
+          await database.destroy();
+        }
+      });
+    });
+
+  addAccountsCommands(program, run);
+  addBillingCommands(program, run);
+
+  return program;
+}
