@@ -1,14 +1,12 @@
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IdempotencyRecordRow } from '../../src/db/schema.js';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../../src/http/idempotency.js';
 import { purgeExpiredIdempotencyRecords } from '../../src/http/idempotency.store.js';
-import { canonicalJson } from '../../src/lib/canonical-json.js';
 import { toTimestamp } from '../../src/lib/clock.js';
 import { countProbes, withProbeRoutes } from '../fixtures/probe-routes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { readJson } from '../helpers/http.js';
+import { requestHashOf, storeProbeRecord } from '../helpers/idempotency-records.js';
 import { expectProblem } from '../helpers/problems.js';
 
 describe.each(DIALECTS)('idempotency [%s]', (dialect) => {
@@ -198,46 +196,10 @@ describe.each(DIALECTS)('idempotency [%s]', (dialect) => {
     expect(await countProbes(t.database.db, 'racing')).toBe(1);
   });
 
-  /**
-   * Writes a probes.create record for key `k` straight into the database, in the first key's
-   * workspace, as something other than this app left it; returns that workspace.
-   */
-  async function storeProbeRecord(
-    k: string,
-    record: Pick<
-      IdempotencyRecordRow,
-      'request_hash' | 'state' | 'locked_by' | 'locked_at' | 'response_status'
-    > &
-      Partial<IdempotencyRecordRow>,
-  ): Promise<{ workspace_id: string }> {
-    const principal = await t.database.db
-      .selectFrom('api_keys')
-      .select(['workspace_id', 'environment'])
-      .orderBy('created_at')
-      .executeTakeFirstOrThrow();
-    const now = t.clock.now().getTime();
-    await t.database.db
-      .insertInto('idempotency_records')
-      .values({
-        ...principal,
-        operation: 'probes.create',
-        idempotency_key: k,
-        request_path: '/v1/probes',
-        response_headers: null,
-        response_body: null,
-        response_ref: null,
-        created_at: toTimestamp(new Date(now - 1000)),
-        expires_at: toTimestamp(new Date(now + IDEMPOTENCY_RETENTION_MS)),
-        ...record,
-      })
-      .execute();
-    return principal;
-  }
-
   it('a claim left by a crashed request is taken over after the lease', async () => {
     const k = newKey();
     // What a process that died mid-request leaves behind: a claim and no committed work.
-    const principal = await storeProbeRecord(k, {
+    const principal = await storeProbeRecord(t, k, {
       request_hash: 'of-the-crashed-request',
       state: 'in_progress',
       locked_by: 'req_crashed',
@@ -259,8 +221,8 @@ describe.each(DIALECTS)('idempotency [%s]', (dialect) => {
   it('a record that points at a stored resource its route cannot load is a 500, never an empty replay', async () => {
     const k = newKey();
     const body = { name: 'by-reference' };
-    const principal = await storeProbeRecord(k, {
-      request_hash: createHash('sha256').update(canonicalJson(body)).digest('hex'),
+    const principal = await storeProbeRecord(t, k, {
+      request_hash: requestHashOf(body),
       state: 'completed',
       locked_by: null,
       locked_at: null,
