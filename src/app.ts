@@ -17,6 +17,7 @@ import {
   registerProblemHandling,
 } from './http/problem-handling.js';
 import { ProblemSchema } from './http/problems.js';
+import { refuseUnknownQueryParameters } from './http/query-parameters.js';
 import { type RateLimitPolicies, registerRateLimit } from './http/rate-limit.js';
 import { addSharedSchema, validatorCompiler } from './http/validation.js';
 import type { Clock } from './lib/clock.js';
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setValidatorCompiler(validatorCompiler);
+  refuseUnknownQueryParameters(app);
   for (const schema of [
     ProblemSchema,
     PaginationSchema,

@@ -2,6 +2,7 @@ import AjvModule, { type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { type FieldError, type FieldErrorCode, HttpProblem } from './problems.js';
+import { DECIMAL_KEYWORD, withDecimalNumbers } from './query-parameters.js';
 
 // ajv and ajv-formats are CommonJS; under NodeNext their default export sits one level down.
 const Ajv = AjvModule.default;
@@ -19,12 +20,13 @@ function createAjv(options: Options) {
 // Bodies are JSON: a value of the wrong type is an error, never silently coerced, and a property
 // the contract does not allow is rejected, never dropped.
 const bodyAjv = createAjv({ coerceTypes: false, removeAdditional: false, useDefaults: false });
-// Query strings and path parameters arrive as text; "20" must be accepted as the integer 20.
+// Query strings and path parameters arrive as text; "20" must be accepted as the integer 20 (and
+// only decimal text: see withDecimalNumbers).
 const textAjv = createAjv({ coerceTypes: 'array', removeAdditional: false, useDefaults: true });
 
 /**
  * Finds object schemas that leave `additionalProperties` unset. JSON Schema then accepts unknown
- * properties, and the contract wants them rejected, so body schemas must say so explicitly.
+ * properties, and the contract wants them rejected, so body and query schemas must say so.
  */
 export function findOpenObjects(schema: unknown, at = ''): string[] {
   if (Array.isArray(schema))
@@ -50,16 +52,20 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({
   method,
   url,
 }) => {
-  if (httpPart === 'body') {
+  if (httpPart === 'body' || httpPart === 'querystring') {
     const open = findOpenObjects(schema);
     if (open.length > 0) {
       throw new Error(
-        `${method} ${url}: the body schema must set additionalProperties on every object (at ${open.join(', ')})`,
+        `${method} ${url}: the ${httpPart} schema must set additionalProperties on every object (at ${open.join(', ')})`,
       );
     }
   }
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  if (httpPart === 'body') {
+    return bodyAjv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  }
+  return withDecimalNumbers(schema, textAjv.compile(schema as object)) as ReturnType<
+    FastifySchemaCompiler<unknown>
+  >;
 };
 
 /** Makes shared schemas ($id, for example Problem) resolvable by both validators. */
@@ -124,6 +130,15 @@ function describe(error: ErrorObject): { pointer: string; code: FieldErrorCode; 
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
       return { pointer: at, code: 'out_of_range', message: `must be ${p.comparison} ${p.limit}` };
+    case DECIMAL_KEYWORD:
+      return {
+        pointer: at,
+        code: 'invalid_type',
+        message:
+          p.type === 'integer'
+            ? 'must be an integer written in decimal digits (such as 20)'
+            : 'must be a number written in decimal digits (such as 2.5)',
+      };
     case 'pattern':
       return { pointer: at, code: 'invalid_format', message: patternMessage(error) };
     case 'format':

@@ -37,7 +37,10 @@ beforeAll(async () => {
         {
           config: { public: true },
           schema: {
-            querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100 }) }),
+            querystring: Type.Object(
+              { limit: Type.Integer({ minimum: 1, maximum: 100 }) },
+              { additionalProperties: false },
+            ),
           },
         },
         async (request) => ({ query: request.query }),

@@ -4,6 +4,7 @@ import {
   problemTypeCatalogue,
   servedOpenApiDocument,
 } from '../../http/openapi.js';
+import { IGNORED_QUERY_PARAMETERS } from '../../http/query-parameters.js';
 import { renderReferencePage } from '../../http/reference-page.js';
 import type { PublicUrls } from './discovery.service.js';
 
@@ -27,13 +28,13 @@ export const referenceRoutes: FastifyPluginAsync<{ urls: PublicUrls }> = async (
 
   app.get(
     '/v1/openapi.json',
-    { config: { public: true }, schema: { hide: true } },
+    { config: { public: true }, schema: { hide: true, querystring: IGNORED_QUERY_PARAMETERS } },
     async (_request, reply) => reply.type('application/json').send(current().json),
   );
 
   app.get(
     '/v1/docs',
-    { config: { public: true }, schema: { hide: true } },
+    { config: { public: true }, schema: { hide: true, querystring: IGNORED_QUERY_PARAMETERS } },
     async (_request, reply) =>
       reply
         .type('text/html; charset=utf-8')
