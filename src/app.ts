@@ -1,6 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { DEFAULT_SNAPSHOTS_PER_DAY } from './config.js';
+import { DEFAULT_HTTP_LIMITS, DEFAULT_SNAPSHOTS_PER_DAY, type HttpLimits } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Transact } from './db/group-commit.js';
 import type { Database, EnvironmentName } from './db/schema.js';
@@ -60,6 +60,8 @@ export interface AppDeps {
   sources?: Record<EnvironmentName, RegistrySource>;
   /** New company snapshots per workspace, environment and UTC day (default 10,000). */
   snapshotsPerDay?: number;
+  /** Timeouts and the connection cap of the HTTP server (default: DEFAULT_HTTP_LIMITS). */
+  httpLimits?: HttpLimits;
 }
 
 /** What every module's routes get: the database and the shared request machinery. */
@@ -80,6 +82,7 @@ export interface ModuleContext {
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const urls = publicUrls(deps.publicBaseUrl);
+  const limits = deps.httpLimits ?? DEFAULT_HTTP_LIMITS;
   const db = deps.database.db;
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
@@ -89,7 +92,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: frameworkErrorHandler(urls.documentation),
+    // A client that never finishes its headers or body is answered 408 and closed, so slow
+    // connections cannot pile up (or hold a shutdown open). Node checks these every interval.
+    requestTimeout: limits.requestTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
   });
+  // Each connection holds a file descriptor: past the cap, new ones are closed at once rather
+  // than starving the process (and every legitimate client) of descriptors.
+  app.server.maxConnections = limits.maxConnections;
 
   app.setValidatorCompiler(validatorCompiler);
   refuseUnknownQueryParameters(app);

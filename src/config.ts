@@ -37,6 +37,30 @@ export const CONFIG_VARIABLES = [
     meaning: 'How long SIGTERM waits for in-flight requests before exiting 1',
   },
   {
+    name: 'SHUTDOWN_DRAIN_MS',
+    default: '1000',
+    meaning:
+      'After SIGTERM, how long requests arriving on open connections get 503 `service_unavailable` (with `Connection: close`) before idle connections are closed; request bodies still arriving after it are dropped',
+  },
+  {
+    name: 'HEADERS_TIMEOUT_MS',
+    default: '10000',
+    meaning:
+      "A connection must deliver a request's headers within this time, or it is answered 408 and closed (at most `REQUEST_TIMEOUT_MS`)",
+  },
+  {
+    name: 'REQUEST_TIMEOUT_MS',
+    default: '30000',
+    meaning:
+      'A request (headers and body) must arrive within this time, or it is answered 408 and closed',
+  },
+  {
+    name: 'MAX_CONNECTIONS',
+    default: '4096',
+    meaning:
+      'Open connections this process accepts; further ones are closed at once. Keep it under the file-descriptor limit (`ulimit -n`)',
+  },
+  {
     name: 'REDIS_URL',
     default: '(none)',
     meaning:
@@ -99,6 +123,8 @@ export interface Config {
   logLevel: LogLevel;
   /** How long SIGTERM waits for in-flight requests before giving up. */
   shutdownTimeoutMs: number;
+  /** HTTP server limits: slow clients must not hold connections (or shutdown) forever. */
+  http: HttpLimits;
   /** New company snapshots per workspace, environment and UTC day. */
   snapshotsPerDay: number;
   /** Redis for rate limits shared by every node; null keeps them in this process's memory. */
@@ -108,6 +134,21 @@ export interface Config {
     perIp: { capacity: number; refillPerSecond: number };
   };
 }
+
+export interface HttpLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxConnections: number;
+  /** After SIGTERM: how long open connections are answered 503 before they are closed. */
+  shutdownDrainMs: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxConnections: 4096,
+  shutdownDrainMs: 1000,
+};
 
 /** A bad environment variable; the message is one line that names it. */
 export class ConfigError extends Error {
@@ -224,6 +265,27 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const shutdownTimeoutMs = readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000);
+  const defaults = DEFAULT_HTTP_LIMITS;
+  const requestTimeoutMs = readInteger(
+    env,
+    'REQUEST_TIMEOUT_MS',
+    defaults.requestTimeoutMs,
+    100,
+    600_000,
+  );
+  const http: HttpLimits = {
+    // Node refuses a headers timeout longer than the request timeout.
+    headersTimeoutMs: readInteger(
+      env,
+      'HEADERS_TIMEOUT_MS',
+      Math.min(defaults.headersTimeoutMs, requestTimeoutMs),
+      100,
+      requestTimeoutMs,
+    ),
+    requestTimeoutMs,
+    maxConnections: readInteger(env, 'MAX_CONNECTIONS', defaults.maxConnections, 1, 1_000_000),
+    shutdownDrainMs: readInteger(env, 'SHUTDOWN_DRAIN_MS', defaults.shutdownDrainMs, 0, 60_000),
+  };
 
   const snapshotsPerDay = readInteger(
     env,
@@ -256,6 +318,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl,
     logLevel,
     shutdownTimeoutMs,
+    http,
     snapshotsPerDay,
     redisUrl,
     rateLimits,

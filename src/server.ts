@@ -1,4 +1,6 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
@@ -76,6 +78,7 @@ export async function startServer(
 
     let baseUrl = config.publicBaseUrl ?? '';
     const app = await buildApp({
+      httpLimits: config.http,
       database,
       clock,
       newId,
@@ -85,6 +88,7 @@ export async function startServer(
       snapshotsPerDay: config.snapshotsPerDay,
     });
     await options.beforeListen?.(app);
+    const receiving = trackRequestBodies(app.server);
     await app.listen({ port: config.port, host: config.host });
     const { port } = app.server.address() as AddressInfo;
     if (!config.publicBaseUrl) baseUrl = defaultPublicBaseUrl(config.host, port);
@@ -102,6 +106,13 @@ export async function startServer(
         stopIdempotencyPurge();
         stopSnapshotRetention();
         try {
+          // Drain first: requests arriving on open connections are answered 503 with
+          // `Connection: close`, so kept-alive clients hear why instead of finding their
+          // connection reset. Then bodies that have still not arrived are dropped (a slow client
+          // must not hold the shutdown open); requests already received finish in app.close().
+          app.beginDraining();
+          await sleep(config.http.shutdownDrainMs);
+          receiving.dropIncomplete();
           await app.close();
           await rateLimitStore.close();
         } finally {
@@ -114,6 +125,20 @@ export async function startServer(
     await database.destroy();
     throw error;
   }
+}
+
+/** Requests whose bodies are still arriving, so that shutdown can drop them. */
+function trackRequestBodies(server: Server): { dropIncomplete(): void } {
+  const open = new Set<IncomingMessage>();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    open.add(request);
+    response.once('close', () => open.delete(request));
+  });
+  return {
+    dropIncomplete() {
+      for (const request of open) if (!request.complete) request.socket.destroy();
+    },
+  };
 }
 
 /**

@@ -14,6 +14,12 @@ describe('configuration', () => {
       publicBaseUrl: null,
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
+      http: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        maxConnections: 4096,
+        shutdownDrainMs: 1000,
+      },
       snapshotsPerDay: 10_000,
       redisUrl: null,
       rateLimits: {
@@ -54,6 +60,9 @@ describe('configuration', () => {
     ['PUBLIC_BASE_URL', 'https://user:pw@example.com/v1'],
     ['LOG_LEVEL', 'verbose'],
     ['SHUTDOWN_TIMEOUT_MS', '10s'],
+    ['REQUEST_TIMEOUT_MS', '0'],
+    ['MAX_CONNECTIONS', '0'],
+    ['SHUTDOWN_DRAIN_MS', '-1'],
     ['REDIS_URL', 'localhost:6379'],
     ['SNAPSHOT_DAILY_ALLOWANCE', '0'],
     ['RATE_LIMIT_KEY_BURST', '0'],
@@ -69,6 +78,16 @@ describe('configuration', () => {
     expect((error as ConfigError).variable).toBe(variable);
     expect((error as ConfigError).message.startsWith(`${variable}: `)).toBe(true);
     expect((error as ConfigError).message).not.toContain('\n');
+  });
+
+  it('keeps the headers timeout within the request timeout', () => {
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000' }).http).toMatchObject({
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 5000,
+    });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(
+      /^HEADERS_TIMEOUT_MS: must be an integer from 100 to 5000/,
+    );
   });
 
   it('reads exactly the variables it documents (the README table is generated from that list)', () => {

@@ -80,6 +80,11 @@ export function registerProblemHandling(
     }
   });
 
+  // The server process begins draining before it closes (server.ts): requests that arrive on
+  // kept-alive connections then get this 503 rather than a reset connection.
+  app.decorate('beginDraining', () => {
+    closing = true;
+  });
   app.addHook('preClose', async () => {
     closing = true;
   });
@@ -142,4 +147,11 @@ export function frameworkErrorHandler(documentationUrl: DocumentationUrl) {
       documentationUrl,
     );
   };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** From now on every new request is a 503 `service_unavailable` with `Connection: close`. */
+    beginDraining(): void;
+  }
 }

@@ -71,7 +71,7 @@ describe('firmwatch CLI', () => {
 });
 
 describe('firmwatch serve', () => {
-  it('serves GET /v1/, and on SIGTERM finishes in-flight requests, refuses new ones and exits 0', async () => {
+  it('serves GET /v1/, and on SIGTERM finishes in-flight requests, answers new ones 503 and exits 0', async () => {
     const dbPath = join(dir, 'serve.db');
     const server = await startServeProcess({ DATABASE_URL: `sqlite:${dbPath}` });
     expect(server.started).toMatchObject({
@@ -103,8 +103,11 @@ describe('firmwatch serve', () => {
     server.child.kill('SIGTERM');
     await sleep(300);
 
-    // No new connections while draining.
-    await expect(fetch(`${url}/`)).rejects.toThrow();
+    // While draining, a new request is told why (503, Connection: close), not reset.
+    const draining = await fetch(`${url}/`);
+    expect(draining.status).toBe(503);
+    expect(draining.headers.get('connection')).toBe('close');
+    expect((await readJson(draining)).code).toBe('service_unavailable');
     expect(await Promise.race([server.exit, sleep(100).then(() => 'still running')])).toBe(
       'still running',
     );
