@@ -16,7 +16,8 @@ export const PROBLEM_TYPES = {
     status: 400,
     title: 'Malformed JSON body',
     retryable: false,
-    description: 'The body was sent as application/json but is empty or not valid JSON.',
+    description:
+      'The body was sent as application/json but is empty, not valid UTF-8, not valid JSON, or repeats a key within one object (errors[] then points at each repeated key, code `duplicate_field`).',
   },
   authentication_required: {
     status: 401,
@@ -108,7 +109,8 @@ export const PROBLEM_TYPES = {
     status: 415,
     title: 'Unsupported media type',
     retryable: false,
-    description: 'A request body must be sent with Content-Type: application/json.',
+    description:
+      'A request body must be sent as Content-Type: application/json, in UTF-8 (no other charset) and uncompressed (no Content-Encoding other than identity).',
   },
   validation_failed: {
     status: 422,
@@ -174,6 +176,7 @@ export const FIELD_ERROR_CODES = {
   too_few_items: 'The array has fewer items than allowed.',
   too_many_items: 'The array has more items than allowed.',
   duplicate_items: 'The array has the same item more than once.',
+  duplicate_field: 'The key appears more than once in the same JSON object (400 malformed_json).',
   too_many_properties: 'The object has more properties than allowed.',
   too_few_properties: 'The object needs at least one property.',
   not_allowed: 'The field is not allowed together with the other values of the request.',
