@@ -26,6 +26,19 @@ export function requirePrincipal(request: FastifyRequest): Principal {
   return request.principal;
 }
 
+/**
+ * How many Authorization header lines the request has. Node keeps only the first of duplicate
+ * Authorization headers in `request.headers`, so two keys would otherwise quietly become one.
+ */
+function authorizationHeaderCount(request: FastifyRequest): number {
+  const raw = request.raw.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]?.toLowerCase() === 'authorization') count++;
+  }
+  return count;
+}
+
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header === undefined) return undefined;
@@ -45,9 +58,10 @@ function unauthorized(detail: string, error?: string): HttpProblem {
 
 /** Resolves the principal of a request's key, or throws the 401 it deserves. */
 async function authenticate(request: FastifyRequest, verifier: KeyVerifier): Promise<Principal> {
-  if (containsApiKey(request.url)) {
+  const headers = authorizationHeaderCount(request);
+  if (headers > 1) {
     throw unauthorized(
-      'API keys are accepted only in the Authorization header, never in the URL. A key sent in a URL may have been logged by proxies: revoke it and create a new one.',
+      `The request has ${headers} Authorization headers; send exactly one, with one API key.`,
       'invalid_request',
     );
   }
@@ -83,9 +97,19 @@ export function registerAuth(app: FastifyInstance, verifier: KeyVerifier): void 
   });
 
   app.addHook('onRequest', async (request) => {
+    // On every path, public or unknown too: a key in a URL may already sit in a proxy's log,
+    // and only a refusal tells its owner to rotate it.
+    if (containsApiKey(request.url)) {
+      throw unauthorized(
+        'API keys are accepted only in the Authorization header, never in the URL. A key sent in a URL may have been logged by proxies: revoke it and create a new one.',
+        'invalid_request',
+      );
+    }
     const { scope, public: isPublic } = request.routeOptions.config;
     if (isPublic) {
-      // Public operations never fail on credentials; a valid key only tells them who is asking.
+      // Public operations never fail on credentials; a valid key only tells them who is asking,
+      // and two Authorization headers tell them nothing.
+      if (authorizationHeaderCount(request) > 1) return;
       const token = bearerToken(request);
       if (token && environmentOfKey(token)) request.principal = await verifier.verify(token);
       return;

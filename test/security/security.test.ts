@@ -6,7 +6,9 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { type Json, readJson, uniqueIdempotencyKey } from '../helpers/http.js';
 import { expectProblem } from '../helpers/problems.js';
+import { keyQueryStrings, uniqueSecret } from './keys-in-urls.js';
 import { SECURED_OPERATIONS, type SecuredOperation } from './operations.js';
+import { sendWithRepeatedHeaders } from './raw-request.js';
 
 describe.each(DIALECTS)('security of every authenticated operation [%s]', (dialect) => {
   let t: TestApp;
@@ -20,16 +22,26 @@ describe.each(DIALECTS)('security of every authenticated operation [%s]', (diale
   });
   afterAll(() => t.close());
 
+  function urlOf(op: SecuredOperation, id = 'chk_0000000000000000missing', query = ''): string {
+    return `${t.baseUrl}${op.path.replace(/\{[a-z_]+\}/, id)}${query ? `?${query}` : ''}`;
+  }
+
+  function headersFor(op: SecuredOperation): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (op.body !== undefined) headers['content-type'] = 'application/json';
+    if (op.idempotent) headers['idempotency-key'] = uniqueIdempotencyKey();
+    return headers;
+  }
+
   async function call(
     op: SecuredOperation,
     authorization: string | undefined,
-    id = 'chk_0000000000000000missing',
+    id?: string,
+    query?: string,
   ) {
-    const headers: Record<string, string> = {};
+    const headers = headersFor(op);
     if (authorization !== undefined) headers.authorization = authorization;
-    if (op.body !== undefined) headers['content-type'] = 'application/json';
-    if (op.idempotent) headers['idempotency-key'] = uniqueIdempotencyKey();
-    return fetch(`${t.baseUrl}${op.path.replace(/\{[a-z_]+\}/, id)}`, {
+    return fetch(urlOf(op, id, query), {
       method: op.method,
       headers,
       body: op.body === undefined ? undefined : JSON.stringify(op.body),
@@ -82,6 +94,41 @@ describe.each(DIALECTS)('security of every authenticated operation [%s]', (diale
       await expectProblem(await call(op, `Bearer ${key.key}`), 401, 'invalid_api_key');
     });
 
+    it('with a key in the URL, however encoded or cased: 401 telling to rotate it, never logged', async () => {
+      // A valid key in the header too: the URL alone is the reason for the refusal.
+      const key = await t.createKey({ scopes: [op.scope] });
+      const secret = uniqueSecret();
+      for (const query of keyQueryStrings(secret)) {
+        const response = await call(op, `Bearer ${key.key}`, undefined, query);
+        expect(response.headers.get('www-authenticate'), query).toContain(
+          'error="invalid_request"',
+        );
+        const problem = await expectProblem(response, 401, 'invalid_api_key');
+        expect(problem.detail).toMatch(/revoke it and create a new one/);
+      }
+      expect(JSON.stringify(t.logs)).not.toContain(secret);
+    });
+
+    it('with two Authorization headers: 401, whichever keys they carry', async () => {
+      const first = await t.createKey({ scopes: [op.scope] });
+      const second = await t.createKey({ scopes: [op.scope] });
+      for (const pair of [
+        [first.key, second.key],
+        [first.key, first.key],
+        [first.key, 'svc_test_short'],
+      ]) {
+        const response = await sendWithRepeatedHeaders(
+          urlOf(op),
+          op.method,
+          { ...headersFor(op), authorization: pair.map((key) => `Bearer ${key}`) },
+          op.body === undefined ? undefined : JSON.stringify(op.body),
+        );
+        expect(response.headers.get('www-authenticate')).toContain('error="invalid_request"');
+        const problem = await expectProblem(response, 401, 'invalid_api_key');
+        expect(problem.detail).toContain('2 Authorization headers');
+      }
+    });
+
     it(`without the ${op.scope} scope: 403`, async () => {
       const key = await t.createKey({ scopes: ALL_SCOPES.filter((s) => s !== op.scope) });
       const response = await call(op, `Bearer ${key.key}`);
@@ -112,6 +159,77 @@ describe.each(DIALECTS)('security of every authenticated operation [%s]', (diale
         const live = await t.createKey({ workspaceId: owner.workspace_id, environment: 'live' });
         await expectProblem(await call(op, `Bearer ${live.key}`, id), 404, 'not_found');
       });
+    }
+  });
+});
+
+describe('credentials on public routes and unknown paths', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const ROUTES: Array<[string, string]> = [
+    ['GET', '/'],
+    ['HEAD', '/'],
+    ['OPTIONS', '/'],
+    ['GET', '/openapi.json'],
+    ['GET', '/docs'],
+    ['GET', '/countries'],
+    ['GET', '/countries/GB'],
+    ['GET', '/no-such-resource'],
+    ['DELETE', '/countries'],
+  ];
+
+  it.each(ROUTES)(
+    '%s %s refuses a key in the URL, however encoded, and never logs it',
+    async (method, path) => {
+      const secret = uniqueSecret();
+      for (const query of keyQueryStrings(secret)) {
+        const response = await fetch(`${t.baseUrl}${path}?${query}`, { method });
+        expect(response.headers.get('www-authenticate'), query).toContain(
+          'error="invalid_request"',
+        );
+        if (method === 'HEAD') {
+          expect(response.status).toBe(401);
+          continue;
+        }
+        const problem = await expectProblem(response, 401, 'invalid_api_key');
+        expect(problem.detail).toMatch(/revoke it and create a new one/);
+      }
+      const logs = JSON.stringify(t.logs);
+      expect(logs).not.toContain(secret);
+      expect(logs).toMatch(/svc_(test|live)_\[redacted\]/);
+    },
+  );
+
+  it('a key in the path of an unknown URL outside /v1 is refused too', async () => {
+    const secret = uniqueSecret();
+    const origin = new URL(t.baseUrl).origin;
+    const response = await fetch(`${origin}/svc%5Ftest%5F${secret}`);
+    await expectProblem(response, 401, 'invalid_api_key');
+    expect(JSON.stringify(t.logs)).not.toContain(secret);
+  });
+
+  it('two Authorization headers on a public route select neither key', async () => {
+    const sandbox = await t.createKey();
+    const live = await t.createKey({ environment: 'live' });
+    // The control: one header is read.
+    const single = await fetch(`${t.baseUrl}/`, {
+      headers: { authorization: `Bearer ${sandbox.key}` },
+    });
+    expect((await readJson(single)).environment).toBe('sandbox');
+    for (const pair of [
+      [sandbox.key, live.key],
+      [live.key, sandbox.key],
+      [sandbox.key, sandbox.key],
+    ]) {
+      const response = await sendWithRepeatedHeaders(`${t.baseUrl}/`, 'GET', {
+        authorization: pair.map((key) => `Bearer ${key}`),
+      });
+      expect(response.status).toBe(200);
+      expect((await readJson(response)).environment).toBe('none');
     }
   });
 });
