@@ -27,7 +27,9 @@ declare module 'fastify' {
     replayStored?: (db: Kysely<Database>, principal: Principal, id: string) => Promise<object>;
   }
   interface FastifyRequest {
-    idempotencyClaim: { scope: IdempotencyScope; completed: boolean } | undefined;
+    idempotencyClaim:
+      | { scope: IdempotencyScope; completed: boolean; released?: boolean }
+      | undefined;
   }
 }
 
@@ -68,6 +70,15 @@ export function claimFor(
     expires_at: toTimestamp(new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS)),
     stale_before: toTimestamp(new Date(now.getTime() - IDEMPOTENCY_LEASE_MS)),
   };
+}
+
+/**
+ * Seconds until an in-progress claim locked at `lockedAt` may be taken over (at least 1, rounded
+ * up): a live request has usually finished by then, a crashed one's claim is free.
+ */
+function leaseSecondsLeft(lockedAt: string | null, now: Date): number {
+  const left = lockedAt === null ? 0 : Date.parse(lockedAt) + IDEMPOTENCY_LEASE_MS - now.getTime();
+  return Math.max(1, Math.ceil(left / 1000));
 }
 
 function requestHash(request: FastifyRequest): string {
@@ -117,7 +128,8 @@ export function registerIdempotency(
     };
     const hash = requestHash(request);
     const path = pathOf(request);
-    const claim = claimFor(scope, { path, hash, lockedBy: request.id }, clock.now());
+    const now = clock.now();
+    const claim = claimFor(scope, { path, hash, lockedBy: request.id }, now);
     const outcome = await transact((trx) => claimIdempotencyKey(trx, claim));
     if (outcome.claimed) {
       request.idempotencyClaim = { scope, completed: false };
@@ -134,7 +146,9 @@ export function registerIdempotency(
     }
     if (existing.state === 'in_progress') {
       throw new HttpProblem('idempotency_request_in_progress', {
-        detail: 'A request with this Idempotency-Key is still being processed; retry shortly.',
+        detail:
+          'A request with this Idempotency-Key is still being processed; retry after the Retry-After delay.',
+        retryAfter: leaseSecondsLeft(existing.locked_at, now),
       });
     }
     const headers = JSON.parse(existing.response_headers ?? '{}') as Record<string, string>;
@@ -156,12 +170,20 @@ export function registerIdempotency(
   });
 
   // A claim whose request did not complete (any error, including a validation 4xx raised by the
-  // service) is released so that a retry executes again.
-  app.addHook('onResponse', async (request) => {
+  // service or a 502 from a registry) is released before that answer leaves: a client that
+  // retries the moment it has it must find the key free, not a claim about to go (409). Every
+  // response passes here, problems from the error handler included.
+  app.addHook('onSend', async (request, _reply, payload) => {
     const claim = request.idempotencyClaim;
-    if (claim && !claim.completed) {
+    if (!claim || claim.completed || claim.released) return payload;
+    claim.released = true;
+    try {
       await transact((trx) => releaseIdempotencyClaim(trx, claim.scope, request.id));
+    } catch (error) {
+      // The failure's own answer still goes out; the claim lapses when its lease does.
+      request.log.error({ err: error }, 'idempotency claim not released');
     }
+    return payload;
   });
 }
 
