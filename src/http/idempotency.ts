@@ -13,7 +13,6 @@ import {
   type IdempotencyScope,
   releaseIdempotencyClaim,
 } from './idempotency.store.js';
-import { pathOf } from './problem-handling.js';
 import { HttpProblem } from './problems.js';
 
 declare module 'fastify' {
@@ -81,6 +80,32 @@ function leaseSecondsLeft(lockedAt: string | null, now: Date): number {
   return Math.max(1, Math.ceil(left / 1000));
 }
 
+/**
+ * The path a request target is routed by (find-my-way with ignoreTrailingSlash), so that every
+ * target that reaches one resource is one path: `/v1/checks/` and `/v1/checks?x` are
+ * `/v1/checks`. It drops the scheme and host of an absolute-form target, the query and fragment,
+ * decodes percent-escapes as the router does (not those of reserved characters such as `%2F`),
+ * and trims one trailing slash. Duplicate slashes stay: routing does not merge them, so
+ * `/v1//checks` reaches no route. Stored paths are passed through it again (records from before
+ * it existed hold the raw path): a routed path is its own routed path, except one ending in `/`,
+ * whose target ended in `//`, an empty last parameter that no route's validation lets through.
+ */
+export function routedPath(target: string): string {
+  let path = target.split(/[?#]/, 1)[0] ?? target;
+  if (!path.startsWith('/')) {
+    const authority = path.indexOf('://');
+    const start = authority === -1 ? -1 : path.indexOf('/', authority + 3);
+    path = start === -1 ? '/' : path.slice(start);
+  }
+  try {
+    // `%25` stays encoded, as in the router: decoding it would make a new escape of the rest.
+    path = decodeURI(path.replaceAll('%25', '%2525'));
+  } catch {
+    // A malformed escape never reaches a route (the router answers 400); keep it as it is.
+  }
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
 function requestHash(request: FastifyRequest): string {
   return createHash('sha256')
     .update(canonicalJson(request.body ?? null))
@@ -127,7 +152,7 @@ export function registerIdempotency(
       idempotency_key: request.headers['idempotency-key'] as string,
     };
     const hash = requestHash(request);
-    const path = pathOf(request);
+    const path = routedPath(request.url);
     const now = clock.now();
     const claim = claimFor(scope, { path, hash, lockedBy: request.id }, now);
     const outcome = await transact((trx) => claimIdempotencyKey(trx, claim));
@@ -136,11 +161,13 @@ export function registerIdempotency(
       return;
     }
     const existing = outcome.existing;
-    if (existing.request_hash !== hash || existing.request_path !== path) {
+    // Records stored before paths were normalised hold the raw path: compare routed forms.
+    const existingPath = routedPath(existing.request_path);
+    if (existing.request_hash !== hash || existingPath !== path) {
       throw new HttpProblem('idempotency_key_reused', {
         detail:
-          existing.request_path !== path
-            ? `This Idempotency-Key was already used for ${existing.request_path}; use a new key for a different request.`
+          existingPath !== path
+            ? `This Idempotency-Key was already used for ${existingPath}; use a new key for a different request.`
             : 'This Idempotency-Key was already used with a different request body; use a new key for a different request.',
       });
     }
