@@ -72,12 +72,15 @@ export function claimFor(
 }
 
 /**
- * Seconds until an in-progress claim locked at `lockedAt` may be taken over (at least 1, rounded
- * up): a live request has usually finished by then, a crashed one's claim is free.
+ * Retry-After for a key still in progress: as long as the claim is old (so a retry backs off
+ * exponentially, 1, 2, 4 ... seconds, while a live request usually finishes in milliseconds), but
+ * never past the end of its lease, when a crashed request's claim is taken over. At least 1 s.
  */
-function leaseSecondsLeft(lockedAt: string | null, now: Date): number {
-  const left = lockedAt === null ? 0 : Date.parse(lockedAt) + IDEMPOTENCY_LEASE_MS - now.getTime();
-  return Math.max(1, Math.ceil(left / 1000));
+function inProgressRetryAfter(lockedAt: string | null, now: Date): number {
+  if (lockedAt === null) return 1;
+  const age = now.getTime() - Date.parse(lockedAt);
+  const left = IDEMPOTENCY_LEASE_MS - age;
+  return Math.max(1, Math.ceil(Math.min(age, left) / 1000));
 }
 
 /**
@@ -175,7 +178,7 @@ export function registerIdempotency(
       throw new HttpProblem('idempotency_request_in_progress', {
         detail:
           'A request with this Idempotency-Key is still being processed; retry after the Retry-After delay.',
-        retryAfter: leaseSecondsLeft(existing.locked_at, now),
+        retryAfter: inProgressRetryAfter(existing.locked_at, now),
       });
     }
     const headers = JSON.parse(existing.response_headers ?? '{}') as Record<string, string>;

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_LEASE_MS } from '../../src/http/idempotency.js';
 import { toTimestamp } from '../../src/lib/clock.js';
 import { countProbes, withProbeRoutes } from '../fixtures/probe-routes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -127,9 +126,9 @@ describe.each(DIALECTS)('idempotency retries [%s]', (dialect) => {
         msg: 'idempotency claim not released',
         err: { message: expect.stringContaining('release refused') },
       });
-      // The claim stays until its lease runs out; the retry is told how long that is.
+      // The claim stays until its lease runs out; a claim this young means "retry in a second".
       const retry = await post(t.baseUrl, '/probes', body, key, k);
-      expect(retry.headers.get('retry-after')).toBe(String(IDEMPOTENCY_LEASE_MS / 1000));
+      expect(retry.headers.get('retry-after')).toBe('1');
       await expectProblem(retry, 409, 'idempotency_request_in_progress');
     } finally {
       await (dialect === 'postgres'
@@ -139,7 +138,7 @@ describe.each(DIALECTS)('idempotency retries [%s]', (dialect) => {
     }
   });
 
-  it('a key still in progress answers with the time left on its lease as Retry-After', async () => {
+  it('a key still in progress answers Retry-After as old as the claim, never past its lease', async () => {
     const k = newKey();
     const body = { name: 'left-in-progress' };
     const lockedAt = t.clock.now().getTime() - 20_500;
@@ -158,9 +157,12 @@ describe.each(DIALECTS)('idempotency retries [%s]', (dialect) => {
       const problem = await expectProblem(response, 409, 'idempotency_request_in_progress');
       expect(problem.retryable).toBe(true);
     };
-    // 39.5 s left: rounded up, so a client that honours it never comes back too early.
-    await inProgress('40');
-    t.clock.advance(39_000);
+    // 20.5 s old, 39.5 s left: wait as long again (rounded up), so retries back off exponentially.
+    await inProgress('21');
+    // 35.5 s old, 24.5 s left: never past the end of the lease, when the claim can be taken over.
+    t.clock.advance(15_000);
+    await inProgress('25');
+    t.clock.advance(24_000);
     await inProgress('1');
     t.clock.advance(500);
     await inProgress('1');
