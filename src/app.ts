@@ -125,11 +125,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // JSON is the only request body type; anything else is a 415, not a silently ignored body.
   registerJsonBodyParser(app);
 
-  // Hook order is the order of these calls: request id and problems, then who is calling, then
-  // their rate limit, then (after body validation) idempotency.
+  // Hook order is the order of these calls: request id and problems, then rate limits (per
+  // address before the key is verified, per key after), then who is calling, then (after body
+  // validation) idempotency.
   registerProblemHandling(app, urls.documentation);
-  registerAuth(app, createKeyVerifier(db, { cacheTtlMs: deps.keyCacheTtlMs }));
   registerRateLimit(app, deps.rateLimit.store, deps.rateLimit.policies);
+  registerAuth(app, createKeyVerifier(db, { cacheTtlMs: deps.keyCacheTtlMs }));
   registerIdempotency(app, deps.database, deps.clock);
   await registerOpenApi(app);
 

@@ -13,7 +13,11 @@ import { scheduleSnapshotRetention } from './jobs/snapshot-retention.js';
 import { systemClock } from './lib/clock.js';
 import { createIdGenerator } from './lib/ids.js';
 import { createLogger } from './lib/logger.js';
-import { memoryTokenBuckets, redisTokenBuckets } from './lib/token-bucket.js';
+import {
+  memoryTokenBuckets,
+  redisTokenBuckets,
+  type TokenBucketStore,
+} from './lib/token-bucket.js';
 import { createStarterWorkspace } from './modules/accounts/accounts.service.js';
 
 export interface StarterWorkspace {
@@ -41,11 +45,11 @@ export interface StartOptions {
   beforeListen?: (app: FastifyInstance) => Promise<void>;
 }
 
-function connectRedis(url: string, logger: Logger): Redis {
+function connectRedis(url: string, logger: Logger): TokenBucketStore {
+  // While Redis is down, commands fail at once instead of queueing: the limiter then fails open.
   const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
-  // Without a listener, ioredis prints every reconnection failure as plain text on stderr.
-  redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis unavailable'));
-  return redis;
+  // The store listens to the client's errors and logs an outage once, and its end once.
+  return redisTokenBuckets(redis, { log: logger });
 }
 
 export async function startServer(
@@ -62,7 +66,7 @@ export async function startServer(
     },
   });
   const rateLimitStore = config.redisUrl
-    ? redisTokenBuckets(connectRedis(config.redisUrl, logger))
+    ? connectRedis(config.redisUrl, logger)
     : memoryTokenBuckets();
   try {
     const migration = await migrateToLatest(database);

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 
 export interface BucketPolicy {
   /** Most tokens the bucket holds: the burst a client may send at once. */
@@ -8,8 +9,9 @@ export interface BucketPolicy {
 }
 
 export interface TakeResult {
+  /** Whether the bucket had a token (for `take`, whether the request may go ahead). */
   allowed: boolean;
-  /** Whole tokens left after this request. */
+  /** Whole tokens left after this request (never below 0). */
   remaining: number;
   /** Milliseconds until one token is available again (0 when one already is). */
   retryAfterMs: number;
@@ -18,15 +20,25 @@ export interface TakeResult {
 }
 
 export interface TokenBucketStore {
+  /** Takes one token if there is one. */
   take(key: string, policy: BucketPolicy): Promise<TakeResult>;
+  /** Reports whether a token is there without taking it. */
+  peek(key: string, policy: BucketPolicy): Promise<TakeResult>;
+  /**
+   * Takes one token even from an empty bucket, which then owes it: requests that passed `peek`
+   * together are all paid for, with a longer wait, instead of being forgiven.
+   */
+  charge(key: string, policy: BucketPolicy): Promise<TakeResult>;
   close(): Promise<void>;
 }
+
+type Mode = 'take' | 'peek' | 'charge';
 
 function settle(tokens: number, policy: BucketPolicy, allowed: boolean): TakeResult {
   const perMs = policy.refillPerSecond / 1000;
   return {
     allowed,
-    remaining: Math.floor(tokens),
+    remaining: Math.max(0, Math.floor(tokens)),
     retryAfterMs: tokens >= 1 ? 0 : Math.ceil((1 - tokens) / perMs),
     resetMs: Math.ceil((policy.capacity - tokens) / perMs),
   };
@@ -36,28 +48,34 @@ function settle(tokens: number, policy: BucketPolicy, allowed: boolean): TakeRes
 export function memoryTokenBuckets(now: () => number = () => performance.now()): TokenBucketStore {
   const buckets = new Map<string, { tokens: number; at: number; policy: BucketPolicy }>();
   let sweepAt = now();
-  return {
-    async take(key, policy) {
-      const t = now();
-      const bucket = buckets.get(key) ?? { tokens: policy.capacity, at: t };
-      const refilled = Math.min(
-        policy.capacity,
-        bucket.tokens + ((t - bucket.at) * policy.refillPerSecond) / 1000,
-      );
-      const allowed = refilled >= 1;
-      const tokens = allowed ? refilled - 1 : refilled;
-      buckets.set(key, { tokens, at: t, policy });
-      if (t - sweepAt > 60_000) {
-        sweepAt = t;
-        // Each bucket is judged by its own policy: keys and IPs have different limits.
-        for (const [k, b] of buckets) {
-          if (b.tokens + ((t - b.at) * b.policy.refillPerSecond) / 1000 >= b.policy.capacity) {
-            buckets.delete(k);
-          }
+
+  function apply(key: string, policy: BucketPolicy, mode: Mode): TakeResult {
+    const t = now();
+    const bucket = buckets.get(key) ?? { tokens: policy.capacity, at: t };
+    const refilled = Math.min(
+      policy.capacity,
+      bucket.tokens + ((t - bucket.at) * policy.refillPerSecond) / 1000,
+    );
+    const allowed = refilled >= 1;
+    if (mode === 'peek') return settle(refilled, policy, allowed);
+    const tokens = allowed || mode === 'charge' ? refilled - 1 : refilled;
+    buckets.set(key, { tokens, at: t, policy });
+    if (t - sweepAt > 60_000) {
+      sweepAt = t;
+      // Each bucket is judged by its own policy: keys and IPs have different limits.
+      for (const [k, b] of buckets) {
+        if (b.tokens + ((t - b.at) * b.policy.refillPerSecond) / 1000 >= b.policy.capacity) {
+          buckets.delete(k);
         }
       }
-      return settle(tokens, policy, allowed);
-    },
+    }
+    return settle(tokens, policy, allowed);
+  }
+
+  return {
+    take: async (key, policy) => apply(key, policy, 'take'),
+    peek: async (key, policy) => apply(key, policy, 'peek'),
+    charge: async (key, policy) => apply(key, policy, 'charge'),
     async close() {},
   };
 }
@@ -66,6 +84,7 @@ export function memoryTokenBuckets(now: () => number = () => performance.now()):
 const TAKE_SCRIPT = `
 local capacity = tonumber(ARGV[1])
 local per_ms = tonumber(ARGV[2])
+local mode = ARGV[3]
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
@@ -73,30 +92,98 @@ local tokens = tonumber(state[1]) or capacity
 local at = tonumber(state[2]) or now
 tokens = math.min(capacity, tokens + math.max(0, now - at) * per_ms)
 local allowed = 0
-if tokens >= 1 then
-  tokens = tokens - 1
-  allowed = 1
-end
+if tokens >= 1 then allowed = 1 end
+if mode == 'peek' then return {allowed, tostring(tokens)} end
+if allowed == 1 or mode == 'charge' then tokens = tokens - 1 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
-redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / per_ms) + 1000)
+redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / per_ms) + 1000)
 return {allowed, tostring(tokens)}
 `;
 
-/** Buckets shared by every process that uses the same Redis, so a limit holds across nodes. */
-export function redisTokenBuckets(redis: Redis, prefix = 'firmwatch:ratelimit:'): TokenBucketStore {
+/**
+ * Logs an outage of the store once when it begins and once when it ends, however many requests
+ * and reconnection attempts fail in between (a warning per request buried everything else).
+ */
+function outageReporter(log: Pick<Logger, 'warn' | 'info' | 'debug'> | undefined) {
+  let down = false;
+  return {
+    failed(error: unknown) {
+      if (down) {
+        log?.debug({ err: error }, 'rate limiter store still unavailable');
+        return;
+      }
+      down = true;
+      log?.warn(
+        { err: error },
+        'rate limiter store unavailable; requests allowed until it is back',
+      );
+    },
+    succeeded() {
+      if (!down) return;
+      down = false;
+      log?.info('rate limiter store available again');
+    },
+  };
+}
+
+export interface RedisTokenBucketOptions {
+  prefix?: string;
+  /** Where the store reports an outage (once) and its end (once). */
+  log?: Pick<Logger, 'warn' | 'info' | 'debug'>;
+}
+
+/**
+ * Buckets shared by every process that uses the same Redis, so a limit holds across nodes. The
+ * store listens to the client's connection errors itself, so nothing else needs to (ioredis
+ * prints errors nobody listens to on stderr).
+ */
+export function redisTokenBuckets(
+  redis: Redis,
+  { prefix = 'firmwatch:ratelimit:', log }: RedisTokenBucketOptions = {},
+): TokenBucketStore {
+  const outage = outageReporter(log);
+  // Until the first connection succeeds or fails, a refused command (the server already listens
+  // while Redis is still connecting) is no outage: the connection's own result will tell.
+  let connecting = true;
+  redis.on('error', (error: Error) => {
+    connecting = false;
+    outage.failed(error);
+  });
+  redis.on('ready', () => {
+    connecting = false;
+    outage.succeeded();
+  });
   redis.defineCommand('firmwatchTakeToken', { numberOfKeys: 1, lua: TAKE_SCRIPT });
   const client = redis as Redis & {
-    firmwatchTakeToken(key: string, capacity: number, perMs: number): Promise<[number, string]>;
+    firmwatchTakeToken(
+      key: string,
+      capacity: number,
+      perMs: number,
+      mode: Mode,
+    ): Promise<[number, string]>;
   };
-  return {
-    async take(key, policy) {
+
+  async function apply(key: string, policy: BucketPolicy, mode: Mode): Promise<TakeResult> {
+    try {
       const [allowed, tokens] = await client.firmwatchTakeToken(
         `${prefix}${key}`,
         policy.capacity,
         policy.refillPerSecond / 1000,
+        mode,
       );
+      outage.succeeded();
       return settle(Number(tokens), policy, allowed === 1);
-    },
+    } catch (error) {
+      if (connecting) log?.debug({ err: error }, 'rate limiter store not connected yet');
+      else outage.failed(error);
+      throw error;
+    }
+  }
+
+  return {
+    take: (key, policy) => apply(key, policy, 'take'),
+    peek: (key, policy) => apply(key, policy, 'peek'),
+    charge: (key, policy) => apply(key, policy, 'charge'),
     async close() {
       // QUIT needs a live connection; when Redis is unreachable there is nothing to flush.
       if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());

@@ -156,6 +156,8 @@ describe('firmwatch serve with Redis unreachable', () => {
     expect(existsSync(`${dbPath}-wal`)).toBe(false);
     // ioredis errors are logged as JSON warnings, not printed as text.
     expect(server.stderr()).not.toContain('Unhandled error event');
-    expect(server.stderr()).toContain('redis unavailable');
+    expect(server.stderr()).toContain(
+      'rate limiter store unavailable; requests allowed until it is back',
+    );
   });
 });

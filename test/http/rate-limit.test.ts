@@ -1,10 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { createDatabase } from '../../src/db/database.js';
+import { createLogger } from '../../src/lib/logger.js';
 import {
   type BucketPolicy,
   memoryTokenBuckets,
@@ -124,40 +126,147 @@ describe('refill', () => {
   });
 });
 
+describe('failed authentications per client address, counted before any key is looked up', () => {
+  const FAILURES: BucketPolicy = { capacity: 3, refillPerSecond: 1 };
+  const KEYS: BucketPolicy = { capacity: 20, refillPerSecond: 1 };
+  // Time stands still unless a test moves it, so every wait below is exact.
+  let now = 1_000_000;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({
+      rateLimits: { perKey: KEYS, perIp: PER_IP, failedAuthPerIp: FAILURES },
+      rateLimitStore: memoryTokenBuckets(() => now),
+      setup: withProbeRoutes,
+    });
+  });
+  afterAll(() => t.close());
+  // Every test starts with full buckets.
+  beforeEach(() => {
+    now += 3_600_000;
+  });
+
+  const randomKey = () => `svc_test_${randomBytes(24).toString('base64url')}`;
+
+  it('wrong keys get their burst of 401s, then 429 without a lookup, even with a valid key', async () => {
+    const valid = await t.createKey();
+    for (const remaining of ['2', '1', '0']) {
+      const response = await listProbes(t.baseUrl, randomKey());
+      expect(rateLimitHeaders(response)).toMatchObject({ limit: '3', remaining });
+      await expectProblem(response, 401, 'invalid_api_key');
+    }
+    for (const key of [randomKey(), valid.key]) {
+      const refused = await listProbes(t.baseUrl, key);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(rateLimitHeaders(refused)).toEqual({ limit: '3', remaining: '0', reset: 3 });
+      await expectRateLimited(refused);
+    }
+    // Public operations have their own bucket per address.
+    expect((await fetch(`${t.baseUrl}/`)).status).toBe(200);
+
+    now += 1000;
+    // A request that authenticates costs the failure bucket nothing: the token is still there.
+    for (let i = 0; i < 3; i++) {
+      const response = await listProbes(t.baseUrl, valid.key);
+      expect(response.status).toBe(200);
+      expect(rateLimitHeaders(response).limit).toBe('20');
+      await response.arrayBuffer();
+    }
+    await expectProblem(await listProbes(t.baseUrl, randomKey()), 401, 'invalid_api_key');
+    await expectRateLimited(await listProbes(t.baseUrl, randomKey()));
+  });
+
+  it('every 401 counts: no key, a malformed key, a key in the URL', async () => {
+    await expectProblem(await fetch(`${t.baseUrl}/probes`), 401, 'authentication_required');
+    await expectProblem(await listProbes(t.baseUrl, 'svc_test_short'), 401, 'invalid_api_key');
+    const valid = await t.createKey();
+    await expectProblem(
+      await fetch(`${t.baseUrl}/probes?k=svc%5Ftest%5F${'B'.repeat(32)}`, {
+        headers: { authorization: `Bearer ${valid.key}` },
+      }),
+      401,
+      'invalid_api_key',
+    );
+    await expectRateLimited(await fetch(`${t.baseUrl}/probes`));
+  });
+
+  it('many clients behind one address, each with a valid key, are limited per key only', async () => {
+    const keys = await Promise.all([t.createKey(), t.createKey(), t.createKey()]);
+    // 30 requests from one address: ten times the failure burst, fifteen times the public one.
+    const responses = await Promise.all(
+      keys.flatMap(({ key }) => Array.from({ length: 10 }, () => listProbes(t.baseUrl, key))),
+    );
+    for (const response of responses) {
+      expect(response.status).toBe(200);
+      expect(rateLimitHeaders(response).limit).toBe('20');
+      await response.arrayBuffer();
+    }
+  });
+
+  it('failures that passed the check together are all paid for, with a longer wait', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, () => listProbes(t.baseUrl, randomKey())),
+    );
+    let failed = 0;
+    for (const response of responses) {
+      if (response.status === 429) {
+        await expectRateLimited(response);
+        continue;
+      }
+      failed++;
+      expect(Number(response.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
+      await expectProblem(response, 401, 'invalid_api_key');
+    }
+    expect(failed).toBeGreaterThanOrEqual(FAILURES.capacity);
+    // The bucket owes what the burst took beyond its 3 tokens: one second each, plus one.
+    const next = await listProbes(t.baseUrl, randomKey());
+    expect(next.headers.get('retry-after')).toBe(String(failed - FAILURES.capacity + 1));
+    await expectRateLimited(next);
+  });
+});
+
 describe('the limiter fails open', () => {
-  it('a Redis outage allows the request and logs a warning', async () => {
+  it('a Redis outage allows every request and is logged once, however many requests fail', async () => {
     const redis = new Redis('redis://127.0.0.1:1', {
       maxRetriesPerRequest: 0,
       enableOfflineQueue: false,
-      lazyConnect: true,
       retryStrategy: () => null,
     });
-    const redisErrors: Error[] = [];
-    redis.on('error', (error: Error) => redisErrors.push(error));
+    const storeLogs: Array<Record<string, unknown>> = [];
     const t = await startTestApp({
       rateLimits: { perKey: PER_KEY, perIp: PER_IP },
-      rateLimitStore: redisTokenBuckets(redis),
+      rateLimitStore: redisTokenBuckets(redis, {
+        log: createLogger('info', {
+          write: (line: string) => void storeLogs.push(JSON.parse(line)),
+        }),
+      }),
       setup: withProbeRoutes,
     });
     try {
+      // The connection has failed (and given up) before the first request.
+      if (redis.status !== 'end') await new Promise((resolve) => redis.once('end', resolve));
       const { key } = await t.createKey();
       // More than the burst: with the limiter down nothing is limited, nothing fails.
       for (let i = 0; i < PER_KEY.capacity + 1; i++) {
         const response = await listProbes(t.baseUrl, key);
         expect(response.status).toBe(200);
+        expect(response.headers.get('ratelimit-limit')).toBeNull();
         expect((await readJson(response)).object).toBe('list');
       }
       const discovery = await fetch(`${t.baseUrl}/`);
       expect(discovery.status).toBe(200);
       await discovery.arrayBuffer();
-
-      const warnings = t.logs.filter(
-        (line) => line.msg === 'rate limiter unavailable; request allowed',
+      await expectProblem(
+        await listProbes(t.baseUrl, `svc_test_${'A'.repeat(32)}`),
+        401,
+        'invalid_api_key',
       );
-      expect(warnings).toHaveLength(PER_KEY.capacity + 2);
+
+      const warnings = [...storeLogs, ...t.logs].filter((line) => Number(line.level) >= 40);
+      expect(warnings).toHaveLength(1);
       // The warning carries the store's own error, not some unrelated failure.
       expect(warnings[0]).toMatchObject({
         level: 40,
+        msg: 'rate limiter store unavailable; requests allowed until it is back',
         err: {
           message: expect.stringMatching(/enableOfflineQueue|Connection is closed|ECONNREFUSED/),
         },
@@ -250,7 +359,7 @@ describe.each(DIALECTS)('limits across server processes [%s]', (dialect) => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
     for (const server of [a, b]) {
-      expect(server.stderr()).not.toContain('rate limiter unavailable');
+      expect(server.stderr()).not.toContain('rate limiter store unavailable');
     }
     // Both shut down cleanly, Redis connection included.
     expect(await Promise.all([a, b].map(stopServeProcess))).toEqual([0, 0]);

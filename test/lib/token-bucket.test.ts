@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  memoryTokenBuckets,
+  redisTokenBuckets,
+  type TokenBucketStore,
+} from '../../src/lib/token-bucket.js';
 
 describe('memory token buckets', () => {
   const perKey = { capacity: 50, refillPerSecond: 25 };
@@ -31,5 +36,39 @@ describe('memory token buckets', () => {
     now = 60_001;
     await store.take('key:1', perKey);
     expect((await store.take('ip:1', perIp)).remaining).toBe(49);
+  });
+});
+
+// The same semantics from the in-process store and the Lua script (a real Redis on 6379).
+describe.each(['memory', 'redis'] as const)('peek and charge [%s]', (kind) => {
+  // Refill so slow that the milliseconds a test takes never add a token.
+  const policy = { capacity: 2, refillPerSecond: 0.001 };
+  let store: TokenBucketStore;
+  beforeAll(() => {
+    store =
+      kind === 'memory'
+        ? memoryTokenBuckets(() => 0)
+        : redisTokenBuckets(new Redis('redis://127.0.0.1:6379'), {
+            prefix: `firmwatch:test:${process.pid}:${Date.now()}:`,
+          });
+  });
+  afterAll(() => store.close());
+
+  it('peek reports without taking; take stops at empty; charge goes into debt', async () => {
+    expect(await store.peek('b', policy)).toMatchObject({ allowed: true, remaining: 2 });
+    expect(await store.peek('b', policy)).toMatchObject({ allowed: true, remaining: 2 });
+    expect(await store.take('b', policy)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await store.charge('b', policy)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await store.take('b', policy)).toMatchObject({ allowed: false, remaining: 0 });
+    // Two charges from an empty bucket: it owes two tokens, and says 0 remaining, not -2.
+    expect(await store.charge('b', policy)).toMatchObject({ allowed: false, remaining: 0 });
+    const owing = await store.charge('b', policy);
+    expect(owing).toMatchObject({ allowed: false, remaining: 0 });
+    const peeked = await store.peek('b', policy);
+    expect(peeked.allowed).toBe(false);
+    // Three tokens short of the next one (-2 to 1), at one per 1,000 seconds.
+    expect(peeked.retryAfterMs).toBeGreaterThan(2_990_000);
+    expect(peeked.retryAfterMs).toBeLessThanOrEqual(3_000_000);
+    expect(peeked.resetMs).toBeGreaterThan(3_990_000);
   });
 });
