@@ -17,6 +17,7 @@ import {
   registerProblemHandling,
 } from './http/problem-handling.js';
 import { ProblemSchema } from './http/problems.js';
+import { clientErrorHandler } from './http/protocol-errors.js';
 import { refuseUnknownQueryParameters } from './http/query-parameters.js';
 import { type RateLimitPolicies, registerRateLimit } from './http/rate-limit.js';
 import { addSharedSchema, validatorCompiler } from './http/validation.js';
@@ -92,6 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: frameworkErrorHandler(urls.documentation),
+    // Requests Node's parser refuses (bad framing, invalid headers, oversized headers, timeouts).
+    clientErrorHandler: clientErrorHandler(urls.documentation, deps.newId),
     // A client that never finishes its headers or body is answered 408 and closed, so slow
     // connections cannot pile up (or hold a shutdown open). Node checks these every interval.
     requestTimeout: limits.requestTimeoutMs,

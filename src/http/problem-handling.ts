@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { trackAllowedMethods } from './allowed-methods.js';
 import { buildProblem, HttpProblem } from './problems.js';
+import { registerProtocolChecks, trackRequestOnSocket } from './protocol-errors.js';
 import { validationProblem } from './validation.js';
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -71,6 +72,7 @@ export function registerProblemHandling(
   let closing = false;
 
   app.addHook('onRequest', async (request, reply) => {
+    trackRequestOnSocket(request, reply);
     reply.header('x-request-id', request.id);
     if (closing) {
       reply.header('connection', 'close');
@@ -79,6 +81,8 @@ export function registerProblemHandling(
       });
     }
   });
+
+  registerProtocolChecks(app);
 
   // The server process begins draining before it closes (server.ts): requests that arrive on
   // kept-alive connections then get this 503 rather than a reset connection.
@@ -135,6 +139,15 @@ export function registerProblemHandling(
 export function frameworkErrorHandler(documentationUrl: DocumentationUrl) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     reply.header('x-request-id', request.id);
+    // A path segment longer than any id (the router's maxParamLength): no resource has it, and a
+    // malformed id is a 404 like an unknown one.
+    if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      return sendProblem(
+        reply,
+        new HttpProblem('not_found', { detail: `No resource at ${truncate(pathOf(request))}.` }),
+        documentationUrl,
+      );
+    }
     const status = error.statusCode ?? 400;
     return sendProblem(
       reply,

@@ -10,7 +10,8 @@ export const PROBLEM_TYPES = {
     status: 400,
     title: 'Bad request',
     retryable: false,
-    description: 'The request could not be understood: a malformed URL, header or parameter.',
+    description:
+      'The request could not be understood: a malformed URL, header or parameter, or a request that is not valid HTTP/1.1 (conflicting or invalid Content-Length and Transfer-Encoding, invalid characters or folding in headers, a missing or repeated Host). The connection is closed after a request that is not valid HTTP.',
   },
   malformed_json: {
     status: 400,
@@ -85,6 +86,13 @@ export const PROBLEM_TYPES = {
     description:
       'The path exists but not for this method; the Allow header lists the methods it has.',
   },
+  request_timeout: {
+    status: 408,
+    title: 'Request timeout',
+    retryable: true,
+    description:
+      'The request line, headers or body did not arrive in time, and the connection was closed. Send the request again without pauses.',
+  },
   idempotency_key_reused: {
     status: 409,
     title: 'Idempotency-Key reused',
@@ -112,6 +120,13 @@ export const PROBLEM_TYPES = {
     description:
       'A request body must be sent as Content-Type: application/json, in UTF-8 (no other charset) and uncompressed (no Content-Encoding other than identity).',
   },
+  expectation_failed: {
+    status: 417,
+    title: 'Expectation failed',
+    retryable: false,
+    description:
+      'The request has an `Expect` header other than `100-continue`, the only expectation the service meets.',
+  },
   validation_failed: {
     status: 422,
     title: 'Validation failed',
@@ -133,12 +148,26 @@ export const PROBLEM_TYPES = {
     description:
       'The request would store more new company snapshots than the daily allowance of this workspace and environment permits. Companies already stored can still be refreshed; the allowance resets at midnight UTC (`Retry-After`).',
   },
+  headers_too_large: {
+    status: 431,
+    title: 'Request headers too large',
+    retryable: false,
+    description:
+      'The request line and headers together exceed the server limit (16 KiB by default): shorten the URL or the headers. The connection is closed.',
+  },
   internal_error: {
     status: 500,
     title: 'Internal error',
     retryable: true,
     description:
       'The service failed unexpectedly; nothing was committed. Retry with the same Idempotency-Key.',
+  },
+  method_not_implemented: {
+    status: 501,
+    title: 'Method not implemented',
+    retryable: false,
+    description:
+      'The request method is not one HTTP defines, so no path serves it. A defined method on a path that does not serve it is 405 `method_not_allowed`.',
   },
   upstream_unavailable: {
     status: 502,
