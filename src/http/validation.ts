@@ -96,6 +96,17 @@ function escapePointerToken(token: string): string {
 }
 
 function describe(error: ErrorObject): { pointer: string; code: FieldErrorCode; message: string } {
+  // propertyNames: ajv reports what is wrong with a name (too long, say) at the object, with the
+  // name aside; the pointer then names that property and the message says it is about its name.
+  if (error.propertyName !== undefined) {
+    const { propertyName, ...ofName } = error;
+    const entry = describe(ofName);
+    return {
+      ...entry,
+      pointer: `${entry.pointer}/${escapePointerToken(propertyName)}`,
+      message: `property name ${entry.message}`,
+    };
+  }
   const at = error.instancePath;
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -166,8 +177,9 @@ function describe(error: ErrorObject): { pointer: string; code: FieldErrorCode; 
   }
 }
 
-// Combinator errors only say "a branch failed"; the branch's own error is the useful one.
-const SUMMARY_KEYWORDS = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'not']);
+// Combinator errors only say "a branch failed" (propertyNames: "a name failed"); the branch's
+// own error is the useful one.
+const SUMMARY_KEYWORDS = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'not', 'propertyNames']);
 
 /** One entry per offending field: ajv may report several rules for one pointer, the first wins. */
 export function toFieldErrors(errors: readonly ErrorObject[]): FieldError[] {

@@ -46,12 +46,16 @@ export const WarningSchema = Type.Object(
 );
 export type Warning = Static<typeof WarningSchema>;
 
-const Metadata = Type.Object(
+// Keys are bounded as well as values: an unbounded key would let 20 keys carry most of a 256 KiB
+// body into every stored check.
+export const Metadata = Type.Object(
   {},
   {
     additionalProperties: Type.String({ maxLength: 500 }),
+    propertyNames: { minLength: 1, maxLength: 40 },
     maxProperties: 20,
-    description: 'Up to 20 string values of at most 500 characters, returned as given.',
+    description:
+      'Up to 20 string values of at most 500 characters under keys of 1 to 40 characters, returned as given.',
   },
 );
 
