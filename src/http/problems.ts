@@ -31,7 +31,7 @@ export const PROBLEM_TYPES = {
     title: 'Invalid API key',
     retryable: false,
     description:
-      'The credential is malformed, unknown or revoked, or was sent in the URL. `WWW-Authenticate` says which.',
+      'The credential is malformed, unknown or revoked, was sent in the URL (rotate that key), or came in two `Authorization` headers. `WWW-Authenticate` says which.',
   },
   paid_access_required: {
     status: 402,
@@ -139,7 +139,7 @@ export const PROBLEM_TYPES = {
     title: 'Rate limited',
     retryable: true,
     description:
-      'Too many requests for this key (or, on public operations, this client address). Wait `Retry-After` seconds; `RateLimit-Remaining` and `RateLimit-Reset` help pace requests.',
+      'Too many requests for this key (or, on public operations, this client address), or too many failed authentications from this client address. Wait `Retry-After` seconds; `RateLimit-Remaining` and `RateLimit-Reset` help pace requests.',
   },
   snapshot_allowance_exceeded: {
     status: 429,
