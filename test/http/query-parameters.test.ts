@@ -8,12 +8,21 @@ import { expectProblem } from '../helpers/problems.js';
 const BODIES: Record<string, unknown> = {
   'POST /checks': { identifier_type: 'vat_number', identifier: 'GB999000005', country_code: 'GB' },
   'POST /companies/search': { country_code: 'GB', name: 'Sandbox Active' },
+  'POST /monitors': {
+    identifier_type: 'vat_number',
+    identifier: 'GB999000005',
+    country_code: 'GB',
+  },
+  'PATCH /monitors/{monitor_id}': { status: 'paused' },
+  'POST /monitors/{monitor_id}/run': {},
 };
 // Well-formed ids nobody owns: the query string is validated before the handler looks them up.
 const PATH_VALUES: Record<string, string> = {
   check_id: `chk_${'0'.repeat(10)}${'a'.repeat(16)}`,
   company_id: `cmp_${'0'.repeat(10)}${'a'.repeat(16)}`,
   country_code: 'GB',
+  monitor_id: `mon_${'0'.repeat(10)}${'a'.repeat(16)}`,
+  event_id: `evt_${'0'.repeat(10)}${'a'.repeat(16)}`,
 };
 
 describe('query parameters', () => {
@@ -70,7 +79,9 @@ describe('query parameters', () => {
     const seen: string[] = [];
     for (const { method, path, template } of operations()) {
       const name = `${method} ${template}`;
-      if (method === 'POST' && !(name in BODIES)) throw new Error(`no test body for ${name}`);
+      if (['POST', 'PATCH', 'PUT'].includes(method) && !(name in BODIES)) {
+        throw new Error(`no test body for ${name}`);
+      }
       const response = await send(method, `${path}?unknown_param=1`, BODIES[name]);
       seen.push(name);
       if (method === 'HEAD') {
