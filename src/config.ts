@@ -85,12 +85,14 @@ export const CONFIG_VARIABLES = [
   {
     name: 'RATE_LIMIT_IP_BURST',
     default: '60',
-    meaning: 'Requests a client address may send at once to public operations',
+    meaning:
+      'Requests a client address may send at once to public operations; also its failed authentications (401) before it is refused 429',
   },
   {
     name: 'RATE_LIMIT_IP_PER_SECOND',
     default: '20',
-    meaning: 'Requests per second a client address may sustain on public operations',
+    meaning:
+      'Requests per second a client address may sustain on public operations, and failed authentications',
   },
 ] as const satisfies readonly { name: string; default: string; meaning: string }[];
 

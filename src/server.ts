@@ -47,7 +47,12 @@ export interface StartOptions {
 
 function connectRedis(url: string, logger: Logger): TokenBucketStore {
   // While Redis is down, commands fail at once instead of queueing: the limiter then fails open.
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  // A Redis that stops answering (rather than refusing) must fail open too, not hang requests.
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    commandTimeout: 500,
+  });
   // The store listens to the client's errors and logs an outage once, and its end once.
   return redisTokenBuckets(redis, { log: logger });
 }
