@@ -131,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Hook order is the order of these calls: request id and problems, then rate limits (per
   // address before the key is verified, per key after), then who is calling, then (after body
   // validation) idempotency.
-  registerProblemHandling(app, urls.documentation);
+  registerProblemHandling(app, urls.documentation, deps.newId);
   registerRateLimit(app, deps.rateLimit.store, deps.rateLimit.policies);
   registerAuth(app, createKeyVerifier(db, { cacheTtlMs: deps.keyCacheTtlMs }));
   registerIdempotency(app, deps.database, deps.clock);

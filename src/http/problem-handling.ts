@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IdGenerator } from '../lib/ids.js';
 import { trackAllowedMethods } from './allowed-methods.js';
 import { buildProblem, HttpProblem } from './problems.js';
 import { registerProtocolChecks, trackRequestOnSocket } from './protocol-errors.js';
@@ -67,6 +68,7 @@ function toHttpProblem(error: FastifyError, request: FastifyRequest): HttpProble
 export function registerProblemHandling(
   app: FastifyInstance,
   documentationUrl: DocumentationUrl,
+  newId: IdGenerator,
 ): void {
   const allowedMethods = trackAllowedMethods(app);
   let closing = false;
@@ -82,7 +84,7 @@ export function registerProblemHandling(
     }
   });
 
-  registerProtocolChecks(app);
+  registerProtocolChecks(app, documentationUrl, newId);
 
   // The server process begins draining before it closes (server.ts): requests that arrive on
   // kept-alive connections then get this 503 rather than a reset connection.

@@ -167,7 +167,7 @@ export const PROBLEM_TYPES = {
     title: 'Method not implemented',
     retryable: false,
     description:
-      'The request method is not one HTTP defines, so no path serves it. A defined method on a path that does not serve it is 405 `method_not_allowed`.',
+      'The request method is not one the service implements on any path: a method HTTP does not define, or CONNECT (the service is not a proxy). A method a path does not serve is 405 `method_not_allowed`.',
   },
   upstream_unavailable: {
     status: 502,

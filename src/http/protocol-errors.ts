@@ -94,10 +94,15 @@ export function clientErrorHandler(documentationUrl: DocumentationUrl, newId: Id
       { request_id: requestId, code: error.code, status: problem.status },
       'refused a request that is not valid HTTP',
     );
-    socket.end(rawResponse(problem, requestId, documentationUrl()));
-    socket.resume();
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    answer(socket, rawResponse(problem, requestId, documentationUrl()));
   };
+}
+
+/** Writes the answer, then reads and discards what the client still sends, for a while. */
+function answer(socket: Duplex, response: string): void {
+  socket.end(response);
+  socket.resume();
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
 
 const failedExpectation = new WeakSet<IncomingMessage>();
@@ -105,11 +110,25 @@ const failedExpectation = new WeakSet<IncomingMessage>();
 /**
  * Request checks Node would otherwise answer itself, without a Problem: Node refuses an HTTP/1.1
  * request without Host with an empty 400, and an `Expect` other than 100-continue with an empty
- * 417. Both are taken over here and answered in an onRequest hook, as any other problem.
+ * 417. Both are taken over here and answered in an onRequest hook, as any other problem. A
+ * CONNECT, which Node would close unanswered, gets a 501.
  */
-export function registerProtocolChecks(app: FastifyInstance): void {
+export function registerProtocolChecks(
+  app: FastifyInstance,
+  documentationUrl: DocumentationUrl,
+  newId: IdGenerator,
+): void {
   // Read per request by Node (RFC 9112 section 3.2 is enforced by the hook below instead).
   Object.assign(app.server, { requireHostHeader: false });
+  // Without a listener Node closes a CONNECT without a word; the service is not a proxy.
+  app.server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    const problem = new HttpProblem('method_not_implemented', {
+      detail: 'CONNECT is not implemented: this service is not a proxy.',
+    });
+    const requestId = newId('req');
+    app.log.info({ request_id: requestId, method: request.method }, 'refused a CONNECT request');
+    answer(socket, rawResponse(problem, requestId, documentationUrl()));
+  });
   app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     failedExpectation.add(request);
     app.routing(request, response);

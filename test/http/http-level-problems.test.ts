@@ -191,6 +191,15 @@ describe('HTTP-level rejections are problems too', () => {
     expect(problem.detail).toContain('BREW');
   });
 
+  it('501 for CONNECT, which Node would close unanswered', async () => {
+    const { problem } = await expectRawProblem(
+      'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n',
+      501,
+      'method_not_implemented',
+    );
+    expect(problem.detail).toContain('CONNECT');
+  });
+
   it('405 with Allow for a known method the path does not serve (control)', async () => {
     const answer = await sendRaw(
       port,
