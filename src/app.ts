@@ -1,10 +1,11 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { DEFAULT_HTTP_LIMITS, DEFAULT_SNAPSHOTS_PER_DAY, type HttpLimits } from './config.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Transact } from './db/group-commit.js';
-import type { Database, EnvironmentName } from './db/schema.js';
+import type { Database } from './db/schema.js';
 import { loadServiceSecret } from './db/service-secrets.js';
+import { domainDeps, type Sources } from './domain.js';
 import { FORMAT_RULES } from './formats/registry.js';
 import { registerAuth } from './http/auth.js';
 import { registerIdempotency } from './http/idempotency.js';
@@ -32,7 +33,6 @@ import {
   IdentifierSchema,
   WarningSchema,
 } from './modules/checks/checks.schemas.js';
-import type { ChecksDeps } from './modules/checks/checks.service.js';
 import { companiesRoutes } from './modules/companies/companies.routes.js';
 import { CompanySchema, SourceSchema } from './modules/companies/companies.schemas.js';
 import { countriesRoutes } from './modules/countries/countries.routes.js';
@@ -41,10 +41,19 @@ import { buildCountryCapabilities } from './modules/countries/countries.service.
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
 import { type PublicUrls, publicUrls } from './modules/discovery/discovery.service.js';
 import { referenceRoutes } from './modules/discovery/reference.routes.js';
+import { eventsRoutes } from './modules/monitors/events.routes.js';
+import { monitorsRoutes } from './modules/monitors/monitors.routes.js';
+import {
+  MonitorChangeSchema,
+  MonitorCreateResponseSchema,
+  MonitorEventSchema,
+  MonitorRunResponseSchema,
+  MonitorSchema,
+  MonitorSnapshotSchema,
+  MonitorUpdateResponseSchema,
+} from './modules/monitors/monitors.schemas.js';
 import { usageRoutes } from './modules/usage/usage.routes.js';
 import { UsageSummarySchema } from './modules/usage/usage.schemas.js';
-import { noRegistrySource, type RegistrySource } from './sources/registry-source.js';
-import { sandboxSource } from './sources/sandbox/sandbox-source.js';
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -58,9 +67,11 @@ export interface AppDeps {
   /** How long a verified key is trusted without a database lookup (default 500 ms). */
   keyCacheTtlMs?: number;
   /** Registry sources per environment (default: sandbox fixtures; none live yet). */
-  sources?: Record<EnvironmentName, RegistrySource>;
+  sources?: Sources;
   /** New company snapshots per workspace, environment and UTC day (default 10,000). */
   snapshotsPerDay?: number;
+  /** Live monitors a workspace may have per environment (default DEFAULT_MONITOR_SLOTS). */
+  monitorSlots?: number;
   /** Timeouts and the connection cap of the HTTP server (default: DEFAULT_HTTP_LIMITS). */
   httpLimits?: HttpLimits;
 }
@@ -120,6 +131,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     WarningSchema,
     CheckSchema,
     UsageSummarySchema,
+    MonitorSnapshotSchema,
+    MonitorSchema,
+    MonitorChangeSchema,
+    MonitorEventSchema,
+    MonitorCreateResponseSchema,
+    MonitorUpdateResponseSchema,
+    MonitorRunResponseSchema,
   ]) {
     app.addSchema(schema);
     addSharedSchema(schema);
@@ -153,22 +171,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(discoveryRoutes, { urls });
   await app.register(referenceRoutes, { urls });
-  const sources = deps.sources ?? { sandbox: sandboxSource(), live: noRegistrySource };
+  const domain = domainDeps(deps);
+  const { sources } = domain;
   await app.register(countriesRoutes, {
     capabilities: {
       sandbox: buildCountryCapabilities(FORMAT_RULES, sources.sandbox.coverage),
       live: buildCountryCapabilities(FORMAT_RULES, sources.live.coverage),
     },
   });
-  const checksDeps: ChecksDeps = {
-    clock: deps.clock,
-    newId: deps.newId,
-    snapshotsPerDay: deps.snapshotsPerDay ?? DEFAULT_SNAPSHOTS_PER_DAY,
-    sourceFor: (principal) => sources[principal.environment],
-  };
-  await app.register(checksRoutes, { deps: checksDeps });
-  await app.register(companiesRoutes, { deps: checksDeps });
+  await app.register(checksRoutes, { deps: domain });
+  await app.register(companiesRoutes, { deps: domain });
   await app.register(usageRoutes, { deps: { clock: deps.clock, newId: deps.newId } });
+  await app.register(monitorsRoutes, { deps: domain });
+  await app.register(eventsRoutes);
 
   return app;
 }

@@ -1,5 +1,7 @@
 /** New company snapshots a workspace may store per environment per UTC day, unless configured. */
 export const DEFAULT_SNAPSHOTS_PER_DAY = 10_000;
+/** Live monitors a workspace may have per environment, unless configured. */
+export const DEFAULT_MONITOR_SLOTS = 1000;
 
 /**
  * Every environment variable the service reads, with its default and meaning as the README's
@@ -73,6 +75,18 @@ export const CONFIG_VARIABLES = [
       'New company snapshots a workspace may store per environment and UTC day (429 `snapshot_allowance_exceeded` beyond it)',
   },
   {
+    name: 'MONITOR_SLOTS',
+    default: String(DEFAULT_MONITOR_SLOTS),
+    meaning:
+      'Monitors (not archived) a workspace may have per environment; one more is refused with 409 `monitor_limit_reached`',
+  },
+  {
+    name: 'WORKER_IN_SERVE',
+    default: 'true',
+    meaning:
+      '`serve` also runs the background worker (monitor rechecks); `false` on API-only nodes that leave it to `npx firmwatch worker`',
+  },
+  {
     name: 'RATE_LIMIT_KEY_BURST',
     default: '50',
     meaning: 'Requests an API key may send at once (token bucket capacity)',
@@ -129,6 +143,10 @@ export interface Config {
   http: HttpLimits;
   /** New company snapshots per workspace, environment and UTC day. */
   snapshotsPerDay: number;
+  /** Live monitors a workspace may have per environment. */
+  monitorSlots: number;
+  /** Whether `serve` also runs the background worker. */
+  workerInServe: boolean;
   /** Redis for rate limits shared by every node; null keeps them in this process's memory. */
   redisUrl: string | null;
   rateLimits: {
@@ -297,6 +315,13 @@ export function loadConfig(env: Env = process.env): Config {
     100_000_000,
   );
 
+  const monitorSlots = readInteger(env, 'MONITOR_SLOTS', DEFAULT_MONITOR_SLOTS, 1, 10_000_000);
+  const rawWorker = read(env, 'WORKER_IN_SERVE') ?? 'true';
+  if (rawWorker !== 'true' && rawWorker !== 'false') {
+    throw new ConfigError('WORKER_IN_SERVE', `must be true or false, got "${rawWorker}"`);
+  }
+  const workerInServe = rawWorker === 'true';
+
   const redisUrl = read(env, 'REDIS_URL') ?? null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
@@ -322,6 +347,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs,
     http,
     snapshotsPerDay,
+    monitorSlots,
+    workerInServe,
     redisUrl,
     rateLimits,
   };

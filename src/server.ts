@@ -1,13 +1,14 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import { buildApp } from './app.js';
 import { type Config, defaultPublicBaseUrl, listeningUrl } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { domainDeps } from './domain.js';
 import { scheduleIdempotencyPurge } from './jobs/idempotency-purge.js';
 import { scheduleSnapshotRetention } from './jobs/snapshot-retention.js';
 import { systemClock } from './lib/clock.js';
@@ -19,6 +20,7 @@ import {
   type TokenBucketStore,
 } from './lib/token-bucket.js';
 import { createStarterWorkspace } from './modules/accounts/accounts.service.js';
+import { startBackgroundWork } from './worker.js';
 
 export interface StarterWorkspace {
   workspace_id: string;
@@ -27,6 +29,7 @@ export interface StarterWorkspace {
 
 export interface RunningServer {
   app: FastifyInstance;
+  log: FastifyBaseLogger;
   database: DatabaseHandle;
   /** The base of the URIs the API returns (PUBLIC_BASE_URL, or derived from the bound address). */
   baseUrl: string;
@@ -85,8 +88,16 @@ export async function startServer(
         ? await createStarterWorkspace(database.db, { clock, newId })
         : undefined;
 
+    const domain = domainDeps({
+      clock,
+      newId,
+      snapshotsPerDay: config.snapshotsPerDay,
+      monitorSlots: config.monitorSlots,
+    });
     let baseUrl = config.publicBaseUrl ?? '';
     const app = await buildApp({
+      sources: domain.sources,
+      monitorSlots: config.monitorSlots,
       httpLimits: config.http,
       database,
       clock,
@@ -104,9 +115,13 @@ export async function startServer(
 
     const stopIdempotencyPurge = scheduleIdempotencyPurge(database.db, clock, app.log);
     const stopSnapshotRetention = scheduleSnapshotRetention(database.db, clock, app.log);
+    const background = config.workerInServe
+      ? startBackgroundWork(database, domain, app.log)
+      : undefined;
 
     return {
       app,
+      log: app.log,
       database,
       baseUrl,
       listeningOn: listeningUrl(config.host, port),
@@ -115,6 +130,7 @@ export async function startServer(
         stopIdempotencyPurge();
         stopSnapshotRetention();
         try {
+          await background?.stop();
           // Drain first: requests arriving on open connections are answered 503 with
           // `Connection: close`, so kept-alive clients hear why instead of finding their
           // connection reset. Then bodies that have still not arrived are dropped (a slow client
@@ -154,24 +170,28 @@ function trackRequestBodies(server: Server): { dropIncomplete(): void } {
  * SIGTERM and SIGINT: stop accepting, finish in-flight requests, close the database, exit 0. If that
  * takes longer than the configured timeout, exit 1 rather than hang a deploy.
  */
-export function closeOnSignals(server: RunningServer, timeoutMs: number): void {
+export function closeOnSignals(
+  running: { log: Pick<FastifyBaseLogger, 'info' | 'error'>; close(): Promise<void> },
+  timeoutMs: number,
+): void {
   let closing = false;
+  const { log } = running;
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
-    server.app.log.info({ signal }, 'shutting down');
+    log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => {
-      server.app.log.error({ timeout_ms: timeoutMs }, 'shutdown timed out');
+      log.error({ timeout_ms: timeoutMs }, 'shutdown timed out');
       process.exit(1);
     }, timeoutMs);
     timer.unref();
-    server.close().then(
+    running.close().then(
       () => {
-        server.app.log.info('shut down cleanly');
+        log.info('shut down cleanly');
         process.exit(0);
       },
       (error: unknown) => {
-        server.app.log.error({ err: error }, 'shutdown failed');
+        log.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );

@@ -21,6 +21,8 @@ describe('configuration', () => {
         shutdownDrainMs: 1000,
       },
       snapshotsPerDay: 10_000,
+      monitorSlots: 1000,
+      workerInServe: true,
       redisUrl: null,
       rateLimits: {
         perKey: { capacity: 50, refillPerSecond: 25 },
@@ -63,6 +65,8 @@ describe('configuration', () => {
     ['REQUEST_TIMEOUT_MS', '0'],
     ['MAX_CONNECTIONS', '0'],
     ['SHUTDOWN_DRAIN_MS', '-1'],
+    ['MONITOR_SLOTS', '0'],
+    ['WORKER_IN_SERVE', 'yes'],
     ['REDIS_URL', 'localhost:6379'],
     ['SNAPSHOT_DAILY_ALLOWANCE', '0'],
     ['RATE_LIMIT_KEY_BURST', '0'],

@@ -4,6 +4,7 @@ import { createDatabase } from '../db/database.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
 import { AccountsError } from '../modules/accounts/accounts.service.js';
 import { closeOnSignals, type StarterWorkspace, startServer } from '../server.js';
+import { startWorker } from '../worker.js';
 import { addAccountsCommands } from './accounts-commands.js';
 import { addBillingCommands } from './billing-commands.js';
 import { type CommandOutput, jsonOption, printError, printResult } from './output.js';
@@ -92,6 +93,31 @@ export function buildCli(json: boolean): Command {
         if (server.starter && !output.json) {
           process.stderr.write(starterBanner(server.starter, server.baseUrl));
         }
+      });
+    });
+
+  program
+    .command('worker')
+    .description(
+      'Run only the background work (monitor rechecks) until SIGTERM or SIGINT, without the HTTP API. For deployments that run API nodes (WORKER_IN_SERVE=false) and worker nodes separately.',
+    )
+    .option('--json', 'print one JSON object when started; logs go to stderr')
+    .action(async (options: { json?: boolean }) => {
+      const output = { json: options.json === true };
+      await run(output, async () => {
+        const config = loadConfig();
+        const worker = await startWorker(config, { logDestination: output.json ? 2 : 1 });
+        closeOnSignals(worker, config.shutdownTimeoutMs);
+        printResult(
+          output,
+          {
+            status: 'working',
+            dialect: worker.database.dialect,
+            database: describeDatabase(config.database),
+            pid: process.pid,
+          },
+          `firmwatch worker running (${worker.database.dialect} database ${describeDatabase(config.database)})`,
+        );
       });
     });
 

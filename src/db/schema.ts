@@ -122,6 +122,66 @@ export interface UsageTotalsTable {
   billable_units: number;
 }
 
+export type MonitorStatus = 'active' | 'paused' | 'attention';
+export type MonitorHealth = 'healthy' | 'source_degraded' | 'needs_credits';
+
+export interface MonitorsTable {
+  id: string;
+  workspace_id: string;
+  environment: EnvironmentName;
+  status: MonitorStatus;
+  health: MonitorHealth;
+  identifier_type: 'vat_number' | 'tax_identifier' | 'registration_number';
+  identifier_input: string;
+  identifier_normalized: string;
+  country_code: string;
+  company_name: string | null;
+  client_reference: string | null;
+  /** JSON object of string values, or null. */
+  metadata: string | null;
+  cadence: 'daily' | 'weekly' | 'monthly';
+  /** JSON array of watched field names. */
+  watched_fields: string;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  baseline_check_id: string;
+  latest_check_id: string;
+  /** JSON MonitorSnapshot. */
+  latest_snapshot: string;
+  last_checked_at: string;
+  next_check_at: string;
+  last_event_at: string | null;
+  failure_count: number;
+  last_error_code: string | null;
+  /** Completed rechecks (scheduled or manual): a sandbox timeline's position. */
+  recheck_count: number;
+  created_at: string;
+  updated_at: string;
+  archived_at: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+}
+
+export interface MonitorEventsTable {
+  id: string;
+  workspace_id: string;
+  environment: EnvironmentName;
+  monitor_id: string;
+  type: string;
+  severity: 'info' | 'warning' | 'high';
+  /** JSON MonitorChange[]. */
+  changes: string;
+  check_id: string | null;
+  /** JSON MonitorSnapshot, or null. */
+  snapshot: string | null;
+  delivery_status: 'not_configured' | 'pending' | 'delivered' | 'retrying' | 'failed';
+  delivery_attempts: number;
+  delivered_at: string | null;
+  response_status: number | null;
+  acknowledged_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -134,6 +194,8 @@ export interface Database {
   credit_ledger: CreditLedgerTable;
   usage_events: UsageEventsTable;
   usage_totals: UsageTotalsTable;
+  monitors: MonitorsTable;
+  monitor_events: MonitorEventsTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
@@ -142,3 +204,5 @@ export type NewWorkspaceRow = Insertable<WorkspacesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NewApiKeyRow = Insertable<ApiKeysTable>;
 export type IdempotencyRecordRow = Selectable<IdempotencyRecordsTable>;
+export type MonitorRow = Selectable<MonitorsTable>;
+export type MonitorEventRow = Selectable<MonitorEventsTable>;

@@ -44,6 +44,14 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Discovery', description: 'What this API is and where its reference lives.' },
         { name: 'Checks', description: 'Identifier checks with four separate findings.' },
         { name: 'Companies', description: 'Company search and stored company snapshots.' },
+        {
+          name: 'Monitors',
+          description: 'Company records watched for changes, rechecked at a cadence.',
+        },
+        {
+          name: 'Monitoring events',
+          description: 'Changes and operational events of monitors, delivered by signed webhooks.',
+        },
         { name: 'Usage', description: 'Completed operations and billable units per period.' },
         {
           name: 'Countries',

@@ -107,6 +107,13 @@ export const PROBLEM_TYPES = {
     description:
       'A request with the same key is still executing. Retry after `Retry-After` to receive its response.',
   },
+  monitor_limit_reached: {
+    status: 409,
+    title: 'Monitor limit reached',
+    retryable: false,
+    description:
+      'The workspace already has as many monitors in this environment as it may (`MONITOR_SLOTS`). Archive a monitor (DELETE /monitors/{monitor_id}) to free a slot.',
+  },
   payload_too_large: {
     status: 413,
     title: 'Payload too large',
@@ -211,6 +218,8 @@ export const FIELD_ERROR_CODES = {
   not_allowed: 'The field is not allowed together with the other values of the request.',
   not_supported:
     'The value is valid but not supported here (for example a country without company search).',
+  ambiguous:
+    'The number belongs to several companies in the registry, so it cannot identify one to monitor.',
   invalid: 'The value breaks a rule of the contract.',
 } as const;
 

@@ -40,6 +40,17 @@ export type LookupResult =
   | { outcome: 'not_matched' }
   | { outcome: 'unavailable'; reason: string };
 
+export interface LookupQuery {
+  countryCode: string;
+  identifierType: IdentifierType;
+  normalized: string;
+  /**
+   * For a monitor's recheck: how many rechecks came before (0 for a check or a baseline). Only
+   * sandbox timelines read it, to move a fixture's record along run by run.
+   */
+  recheck?: number;
+}
+
 export interface SearchQuery {
   countryCode: string;
   name?: string;
@@ -62,11 +73,12 @@ export interface RegistrySource {
   /** What it covers, per country and identifier type; feeds GET /countries. */
   readonly coverage: readonly SourceCoverage[];
   supports(countryCode: string, identifierType: IdentifierType): boolean;
-  lookup(query: {
-    countryCode: string;
-    identifierType: IdentifierType;
-    normalized: string;
-  }): Promise<LookupResult>;
+  lookup(query: LookupQuery): Promise<LookupResult>;
+  /**
+   * Sandbox timelines only: whether this recheck is one where the workspace is made to look out of
+   * credits (labelled as simulated), so that `vat.monitor.needs_credits` can be tried for free.
+   */
+  simulatesCreditShortage?(query: LookupQuery): boolean;
   searches(countryCode: string): boolean;
   search(query: SearchQuery): Promise<SearchResult>;
 }

@@ -23,6 +23,7 @@ describe('README.md', () => {
     const table = renderCliTable();
     for (const command of [
       'serve',
+      'worker',
       'migrate',
       'workspace create',
       'workspace list',

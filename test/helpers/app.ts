@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { Dialect } from '../../src/db/database.js';
 import type { EnvironmentName } from '../../src/db/schema.js';
+import type { Sources } from '../../src/domain.js';
 import type { RateLimitPolicies } from '../../src/http/rate-limit.js';
 import { fixedClock } from '../../src/lib/clock.js';
-import { createIdGenerator } from '../../src/lib/ids.js';
+import { createIdGenerator, type IdGenerator } from '../../src/lib/ids.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { memoryTokenBuckets, type TokenBucketStore } from '../../src/lib/token-bucket.js';
 import {
@@ -21,6 +22,7 @@ export interface TestApp {
   app: FastifyInstance;
   database: TestDatabase;
   clock: ReturnType<typeof fixedClock>;
+  newId: IdGenerator;
   /** The real listening address, ending in /v1. */
   baseUrl: string;
   /** Every log line the app wrote, parsed. */
@@ -47,6 +49,10 @@ export interface TestAppOptions {
   keyCacheTtlMs?: number;
   /** PUBLIC_BASE_URL: the base of the URIs the API returns (default: the listening address). */
   publicBaseUrl?: string;
+  /** MONITOR_SLOTS (default 1000). */
+  monitorSlots?: number;
+  /** Registry sources per environment (default: sandbox fixtures, no live source). */
+  sources?: Sources;
 }
 
 // Generous enough that only the rate-limit tests ever meet them.
@@ -74,6 +80,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       policies: { perKey: ROOMY, perIp: ROOMY, ...options.rateLimits },
     },
     keyCacheTtlMs: options.keyCacheTtlMs,
+    monitorSlots: options.monitorSlots,
+    sources: options.sources,
   });
   const cleanup = async () => {
     await app.close();
@@ -91,6 +99,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     database,
     clock,
+    newId,
     baseUrl,
     logs,
     async createKey({ environment = 'sandbox', scopes, workspaceId } = {}) {

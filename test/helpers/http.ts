@@ -34,3 +34,23 @@ export function post(
 export function get(baseUrl: string, path: string, apiKey: string): Promise<Response> {
   return fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
 }
+
+/** Any write (POST, PATCH, DELETE) with an Idempotency-Key; a body is sent as JSON when given. */
+export function send(
+  baseUrl: string,
+  method: 'PATCH' | 'DELETE' | 'POST',
+  path: string,
+  apiKey: string,
+  body?: unknown,
+  idempotencyKey = uniqueIdempotencyKey(),
+): Promise<Response> {
+  return fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      'idempotency-key': idempotencyKey,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}

@@ -134,6 +134,96 @@ export const API_OPERATIONS: SecuredOperation[] = [
     successStatus: 200,
   },
   { name: 'get usage', method: 'GET', path: '/usage', scope: 'usage:read', successStatus: 200 },
+  {
+    name: 'create monitor',
+    method: 'POST',
+    path: '/monitors',
+    scope: 'monitors:write',
+    body: SANDBOX_CHECK,
+    idempotent: true,
+    successStatus: 201,
+  },
+  {
+    name: 'list monitors',
+    method: 'GET',
+    path: '/monitors',
+    scope: 'monitors:read',
+    successStatus: 200,
+  },
+  {
+    name: 'get monitor',
+    method: 'GET',
+    path: '/monitors/{monitor_id}',
+    scope: 'monitors:read',
+    createResource: createMonitor,
+    successStatus: 200,
+  },
+  {
+    name: 'update monitor',
+    method: 'PATCH',
+    path: '/monitors/{monitor_id}',
+    scope: 'monitors:write',
+    body: { cadence: 'weekly' },
+    idempotent: true,
+    createResource: createMonitor,
+    successStatus: 200,
+  },
+  {
+    name: 'archive monitor',
+    method: 'DELETE',
+    path: '/monitors/{monitor_id}',
+    scope: 'monitors:write',
+    idempotent: true,
+    createResource: createMonitor,
+    successStatus: 200,
+  },
+  {
+    name: 'run monitor',
+    method: 'POST',
+    path: '/monitors/{monitor_id}/run',
+    scope: 'monitors:write',
+    body: {},
+    idempotent: true,
+    createResource: createMonitor,
+    successStatus: 200,
+  },
+  {
+    name: 'list monitoring events',
+    method: 'GET',
+    path: '/monitoring-events',
+    scope: 'events:read',
+    successStatus: 200,
+  },
+  {
+    name: 'get monitoring event',
+    method: 'GET',
+    path: '/monitoring-events/{event_id}',
+    scope: 'events:read',
+    createResource: async (baseUrl, key) => {
+      // Pausing a monitor records a `vat.monitor.paused` event.
+      const monitorId = await createMonitor(baseUrl, key);
+      const response = await fetch(`${baseUrl}/monitors/${monitorId}`, {
+        method: 'PATCH',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'idempotency-key': uniqueIdempotencyKey(),
+        },
+        body: JSON.stringify({ status: 'paused' }),
+      });
+      if (!response.ok) throw new Error(`PATCH monitor answered ${response.status}`);
+      const events = await fetch(`${baseUrl}/monitoring-events?monitor_id=${monitorId}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      return ((await events.json()) as { data: Array<{ id: string }> }).data[0]?.id as string;
+    },
+    successStatus: 200,
+  },
 ];
+
+async function createMonitor(baseUrl: string, key: string): Promise<string> {
+  const created = await postJson(baseUrl, key, '/monitors', SANDBOX_CHECK);
+  return (created.monitor as { id: string }).id;
+}
 
 export const SECURED_OPERATIONS = [...API_OPERATIONS, ...PROBE_OPERATIONS];

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database, UsageSource } from '../../db/schema.js';
 import type { FormatOutcome, IdentifierType } from '../../formats/format-rule.js';
 import { checkFormat } from '../../formats/registry.js';
 import type { Page, PageRequest, Paginator } from '../../http/pagination.js';
@@ -14,7 +14,7 @@ import {
   saveCompanySnapshots,
   scopeOf,
 } from '../companies/companies.service.js';
-import { recordOperation } from '../usage/usage.service.js';
+import { recordOperation, type UsageOperation } from '../usage/usage.service.js';
 import type { Check, CheckCreateRequest, Evidence, Warning } from './checks.schemas.js';
 import { findCheckBody, insertCheck, listCheckRows } from './checks.store.js';
 import { sameCompanyName } from './company-name.js';
@@ -159,6 +159,7 @@ export async function lookUpIdentifier(
   deps: ChecksDeps,
   principal: Principal,
   request: CheckCreateRequest,
+  recheck?: number,
 ): Promise<IdentifierLookup> {
   const country = request.country_code.toUpperCase();
   const format = checkFormat(country, request.identifier_type, request.identifier);
@@ -170,25 +171,38 @@ export async function lookUpIdentifier(
     countryCode: country,
     identifierType: request.identifier_type,
     normalized: format.normalized,
+    ...(recheck !== undefined ? { recheck } : {}),
   });
   return { country, format, source, lookup };
 }
 
-/** Computes the four findings separately, stores the check and returns it. */
+/** Who asked for a check and what it is billed as: a check, a monitor baseline, run or recheck. */
+export interface CheckChannel {
+  source: UsageSource;
+  operation: UsageOperation;
+}
+
+export const API_CHECK: CheckChannel = { source: 'api', operation: 'checks.create' };
+
+/**
+ * Computes the four findings separately, stores the check and returns it. Every check is made
+ * here, whoever asks (POST /checks, a monitor's baseline, run or scheduled recheck).
+ */
 export async function createCheck(
   db: Kysely<Database>,
   deps: ChecksDeps,
   principal: Principal,
   request: CheckCreateRequest,
   { country, format, source, lookup }: IdentifierLookup,
+  channel: CheckChannel = API_CHECK,
 ): Promise<Check> {
   // Charged first: a live check without paid access or credits is a 402, and a later failure
   // rolls the debit back with everything else.
   const { credits_used } = await recordOperation(db, deps, {
     workspaceId: principal.workspaceId,
     environment: principal.environment,
-    source: 'api',
-    operation: 'checks.create',
+    source: channel.source,
+    operation: channel.operation,
   });
   const now = toTimestamp(deps.clock.now());
   const warnings: Warning[] = [];
@@ -250,7 +264,7 @@ export async function createCheck(
     id: deps.newId('chk'),
     object: 'check',
     processing_status: 'completed',
-    source: 'api',
+    source: channel.source,
     identifier: {
       type: request.identifier_type,
       input: request.identifier,

@@ -1,0 +1,36 @@
+import { DEFAULT_MONITOR_SLOTS, DEFAULT_SNAPSHOTS_PER_DAY } from './config.js';
+import type { EnvironmentName } from './db/schema.js';
+import type { Clock } from './lib/clock.js';
+import type { IdGenerator } from './lib/ids.js';
+import type { MonitorsDeps } from './modules/monitors/monitors.service.js';
+import { noRegistrySource, type RegistrySource } from './sources/registry-source.js';
+import { sandboxSource } from './sources/sandbox/sandbox-source.js';
+
+export type Sources = Record<EnvironmentName, RegistrySource>;
+
+/** Registry sources per environment: sandbox fixtures, and no live source yet. */
+export function defaultSources(): Sources {
+  return { sandbox: sandboxSource(), live: noRegistrySource };
+}
+
+/**
+ * What the domain services need, built once for every front door (the HTTP app, the background
+ * worker), so a rule or a limit can never differ between them.
+ */
+export function domainDeps(options: {
+  clock: Clock;
+  newId: IdGenerator;
+  sources?: Sources;
+  snapshotsPerDay?: number;
+  monitorSlots?: number;
+}): MonitorsDeps & { sources: Sources } {
+  const sources = options.sources ?? defaultSources();
+  return {
+    clock: options.clock,
+    newId: options.newId,
+    sources,
+    snapshotsPerDay: options.snapshotsPerDay ?? DEFAULT_SNAPSHOTS_PER_DAY,
+    monitorSlots: options.monitorSlots ?? DEFAULT_MONITOR_SLOTS,
+    sourceFor: (principal) => sources[principal.environment],
+  };
+}

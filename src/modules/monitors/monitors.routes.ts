@@ -1,0 +1,217 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { checkFormat } from '../../formats/registry.js';
+import { requirePrincipal } from '../../http/auth.js';
+import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
+import { ListSchema, type PageRequest, PaginationQuery } from '../../http/pagination.js';
+import { problemResponses } from '../../http/responses.js';
+import { lookUpIdentifier } from '../checks/checks.service.js';
+import { assertCanPay } from '../usage/usage.service.js';
+import {
+  MonitorArchiveResponseSchema,
+  MonitorCreateBody,
+  type MonitorCreateRequest,
+  MonitorParams,
+  MonitorRunBody,
+  MonitorUpdateBody,
+  type MonitorUpdateRequest,
+} from './monitors.schemas.js';
+import {
+  archiveMonitor,
+  assertBaselineUsable,
+  assertMonitorCreatable,
+  checkRequestOf,
+  createMonitor,
+  getMonitor,
+  listMonitors,
+  type MonitorsDeps,
+  requireMonitor,
+  runMonitor,
+  updateMonitorSettings,
+} from './monitors.service.js';
+import { assertRunPaid } from './recheck-payment.js';
+
+const monitorIdOf = (params: unknown) => (params as { monitor_id: string }).monitor_id;
+
+export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async (app, { deps }) => {
+  const { db, transact, paginator } = app.context;
+
+  app.post(
+    '/v1/monitors',
+    {
+      config: { scope: 'monitors:write', idempotency: 'monitors.create' },
+      schema: {
+        operationId: 'createMonitor',
+        summary: 'Monitor a company record',
+        description:
+          'Runs the baseline check (billable in live: one check) and starts rechecking at the cadence. Refused with 422 when the number could never be monitored: an invalid format, no registry source for the country and type, or a number that several companies carry.',
+        tags: ['Monitors'],
+        headers: IdempotencyKeyHeaders,
+        body: MonitorCreateBody,
+        response: {
+          201: {
+            $ref: 'MonitorCreateResponse#',
+            description: 'The monitor and its baseline check.',
+          },
+          ...problemResponses(400, 401, 402, 403, 409, 413, 415, 422, 429, 500, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = requirePrincipal(request);
+      const body = request.body as MonitorCreateRequest;
+      const country = body.country_code.toUpperCase();
+      await assertMonitorCreatable(db, deps, principal, body, {
+        country,
+        format: checkFormat(country, body.identifier_type, body.identifier),
+        source: deps.sourceFor(principal),
+      });
+      await assertCanPay(db, principal, 'monitors.baseline');
+      const lookup = await lookUpIdentifier(deps, principal, body);
+      assertBaselineUsable(lookup);
+      return completeOperation(request, reply, transact, 201, async (trx) => ({
+        body: await createMonitor(trx, deps, principal, body, lookup),
+      }));
+    },
+  );
+
+  app.get(
+    '/v1/monitors',
+    {
+      config: { scope: 'monitors:read' },
+      schema: {
+        operationId: 'listMonitors',
+        summary: 'List monitors, most recently updated first',
+        tags: ['Monitors'],
+        querystring: PaginationQuery,
+        response: {
+          200: ListSchema({ $ref: 'Monitor#' } as never),
+          ...problemResponses(400, 401, 403, 422, 429, 500),
+        },
+      },
+    },
+    async (request) => {
+      const page = await listMonitors(
+        db,
+        paginator,
+        requirePrincipal(request),
+        request.query as PageRequest,
+      );
+      return { object: 'list', data: page.rows, pagination: page.pagination };
+    },
+  );
+
+  app.get(
+    '/v1/monitors/:monitor_id',
+    {
+      config: { scope: 'monitors:read' },
+      schema: {
+        operationId: 'getMonitor',
+        summary: 'Get a monitor',
+        tags: ['Monitors'],
+        params: MonitorParams,
+        response: {
+          200: { $ref: 'Monitor#', description: 'The monitor.' },
+          ...problemResponses(401, 403, 404, 429, 500),
+        },
+      },
+    },
+    async (request) => getMonitor(db, requirePrincipal(request), monitorIdOf(request.params)),
+  );
+
+  app.patch(
+    '/v1/monitors/:monitor_id',
+    {
+      config: { scope: 'monitors:write', idempotency: 'monitors.update' },
+      schema: {
+        operationId: 'updateMonitor',
+        summary: 'Pause, resume or change a monitor',
+        description:
+          'At least one property. `status` pauses or resumes; `webhook_url` null disables delivery. The signing secret is returned when a non-null `webhook_url` is supplied.',
+        tags: ['Monitors'],
+        headers: IdempotencyKeyHeaders,
+        params: MonitorParams,
+        body: MonitorUpdateBody,
+        response: {
+          200: { $ref: 'MonitorUpdateResponse#', description: 'The monitor after the update.' },
+          ...problemResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = requirePrincipal(request);
+      const id = monitorIdOf(request.params);
+      return completeOperation(request, reply, transact, 200, async (trx) => ({
+        body: await updateMonitorSettings(
+          trx,
+          deps,
+          principal,
+          id,
+          request.body as MonitorUpdateRequest,
+        ),
+      }));
+    },
+  );
+
+  app.delete(
+    '/v1/monitors/:monitor_id',
+    {
+      config: { scope: 'monitors:write', idempotency: 'monitors.archive' },
+      schema: {
+        operationId: 'archiveMonitor',
+        summary: 'Archive a monitor',
+        description:
+          'Rechecks stop and the slot is freed; the monitor then answers 404, and its events stay readable.',
+        tags: ['Monitors'],
+        headers: IdempotencyKeyHeaders,
+        params: MonitorParams,
+        response: {
+          200: MonitorArchiveResponseSchema,
+          ...problemResponses(400, 401, 403, 404, 409, 429, 500, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = requirePrincipal(request);
+      const id = monitorIdOf(request.params);
+      return completeOperation(request, reply, transact, 200, async (trx) => ({
+        body: await archiveMonitor(trx, deps, principal, id),
+      }));
+    },
+  );
+
+  app.post(
+    '/v1/monitors/:monitor_id/run',
+    {
+      config: { scope: 'monitors:write', idempotency: 'monitors.run' },
+      schema: {
+        operationId: 'runMonitor',
+        summary: 'Recheck a monitor now',
+        description:
+          'Billable in live (one check). Compares the new snapshot with the latest one on the watched fields and records an event when something changed.',
+        tags: ['Monitors'],
+        headers: IdempotencyKeyHeaders,
+        params: MonitorParams,
+        body: MonitorRunBody,
+        response: {
+          200: { $ref: 'MonitorRunResponse#', description: 'The recheck and what it found.' },
+          ...problemResponses(400, 401, 402, 403, 404, 409, 413, 415, 422, 429, 500, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = requirePrincipal(request);
+      const id = monitorIdOf(request.params);
+      const row = await requireMonitor(db, principal, id);
+      await assertRunPaid(db, transact, deps, row);
+      const lookup = await lookUpIdentifier(
+        deps,
+        principal,
+        checkRequestOf(row),
+        row.recheck_count + 1,
+      );
+      return completeOperation(request, reply, transact, 200, async (trx) => ({
+        body: await runMonitor(trx, deps, principal, id, lookup),
+      }));
+    },
+  );
+};

@@ -1,0 +1,235 @@
+import Type, { type Static } from 'typebox';
+import { FORMAT_DESCRIPTION } from '../../http/validation.js';
+import { ID_CHARS } from '../../lib/ids.js';
+import { Metadata } from '../checks/checks.schemas.js';
+import {
+  CompanyLegalStatusSchema,
+  CountryCodeInput,
+  IdentifierTypeSchema,
+} from '../companies/companies.schemas.js';
+
+export const MONITOR_CADENCES = ['daily', 'weekly', 'monthly'] as const;
+export type MonitorCadence = (typeof MONITOR_CADENCES)[number];
+
+export const WATCHED_FIELDS = [
+  'registry_match_status',
+  'company_legal_status',
+  'legal_name',
+  'registration_number',
+  'vat_numbers',
+  'registered_address',
+] as const;
+export type WatchedField = (typeof WATCHED_FIELDS)[number];
+
+export const EVENT_TYPES = [
+  'vat.monitor.change_detected',
+  'vat.monitor.source_degraded',
+  'vat.monitor.source_restored',
+  'vat.monitor.needs_credits',
+  'vat.monitor.paused',
+  'vat.monitor.resumed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+const idOf = (prefix: string) =>
+  Type.String({
+    pattern: `^${prefix}_${ID_CHARS}$`,
+    [FORMAT_DESCRIPTION]: `\`${prefix}_\` and 16 to 80 letters, digits, \`_\` or \`-\``,
+  });
+
+const RegistryMatchStatusSchema = Type.Enum([
+  'matched',
+  'not_matched',
+  'ambiguous',
+  'unavailable',
+  'not_supported',
+  'not_checked',
+]);
+
+export const MonitorCadenceSchema = Type.Enum([...MONITOR_CADENCES]);
+export const WatchedFieldSchema = Type.Enum([...WATCHED_FIELDS]);
+
+const WatchedFields = Type.Array(WatchedFieldSchema, {
+  minItems: 1,
+  maxItems: 6,
+  uniqueItems: true,
+});
+
+const WebhookUrl = Type.String({
+  minLength: 12,
+  maxLength: 2048,
+  format: 'uri',
+  pattern: '^https://',
+  [FORMAT_DESCRIPTION]: 'an https:// URL',
+  description:
+    'A public HTTPS endpoint: no credentials, IP literals, or localhost, single-label, local, test, internal, invalid, example, home.arpa or onion names.',
+});
+
+export const MonitorSnapshotSchema = Type.Object(
+  {
+    check_id: idOf('chk'),
+    observed_at: Type.String({ format: 'date-time' }),
+    registry_match_status: RegistryMatchStatusSchema,
+    company_legal_status: CompanyLegalStatusSchema,
+    legal_name: Type.Union([Type.String(), Type.Null()]),
+    registration_number: Type.Union([Type.String(), Type.Null()]),
+    vat_numbers: Type.Array(Type.String()),
+    registered_address: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: 'MonitorSnapshot', additionalProperties: false },
+);
+export type MonitorSnapshot = Static<typeof MonitorSnapshotSchema>;
+
+export const MonitorSchema = Type.Object(
+  {
+    id: idOf('mon'),
+    object: Type.Literal('vat_monitor'),
+    environment: Type.Enum(['live', 'sandbox']),
+    status: Type.Enum(['active', 'paused', 'attention']),
+    health: Type.Enum(['healthy', 'source_degraded', 'needs_credits']),
+    identifier: Type.Ref('Identifier'),
+    company_name: Type.Optional(Type.String()),
+    client_reference: Type.Optional(Type.String()),
+    metadata: Type.Optional(Metadata),
+    cadence: MonitorCadenceSchema,
+    watched_fields: WatchedFields,
+    webhook_url: Type.Optional(Type.String({ format: 'uri', pattern: '^https://' })),
+    baseline_check_id: idOf('chk'),
+    latest_check_id: idOf('chk'),
+    latest_snapshot: Type.Ref('MonitorSnapshot'),
+    last_checked_at: Type.String({ format: 'date-time' }),
+    next_check_at: Type.String({ format: 'date-time' }),
+    last_event_at: Type.Optional(Type.String({ format: 'date-time' })),
+    failure_count: Type.Integer({ minimum: 0 }),
+    last_error_code: Type.Optional(Type.String()),
+    estimated_monthly_checks: Type.Union([Type.Literal(1), Type.Literal(5), Type.Literal(30)]),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Monitor', additionalProperties: false },
+);
+export type Monitor = Static<typeof MonitorSchema>;
+
+const ChangeValue = Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()]);
+
+export const MonitorChangeSchema = Type.Object(
+  { field: WatchedFieldSchema, previous: ChangeValue, current: ChangeValue },
+  { $id: 'MonitorChange', additionalProperties: false },
+);
+export type MonitorChange = Static<typeof MonitorChangeSchema>;
+
+export const DELIVERY_STATUSES = [
+  'not_configured',
+  'pending',
+  'delivered',
+  'retrying',
+  'failed',
+] as const;
+
+export const MonitorEventSchema = Type.Object(
+  {
+    id: idOf('evt'),
+    object: Type.Literal('vat_monitor_event'),
+    monitor_id: idOf('mon'),
+    type: Type.Enum([...EVENT_TYPES]),
+    severity: Type.Enum(['info', 'warning', 'high']),
+    changes: Type.Array(Type.Ref('MonitorChange')),
+    check_id: Type.Optional(idOf('chk')),
+    snapshot: Type.Optional(Type.Ref('MonitorSnapshot')),
+    delivery: Type.Object(
+      {
+        status: Type.Enum([...DELIVERY_STATUSES]),
+        attempts: Type.Integer({ minimum: 0 }),
+        delivered_at: Type.Optional(Type.String({ format: 'date-time' })),
+        response_status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
+      },
+      { additionalProperties: false },
+    ),
+    acknowledged_at: Type.Optional(Type.String({ format: 'date-time' })),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'MonitorEvent', additionalProperties: false },
+);
+export type MonitorEvent = Static<typeof MonitorEventSchema>;
+export type EventSeverity = MonitorEvent['severity'];
+
+const SigningSecret = Type.String({
+  pattern: '^svcwhsec_',
+  readOnly: true,
+  description:
+    'The webhook signing secret (HMAC-SHA256 key). Shown when a webhook URL is set; keep it secret.',
+});
+
+export const MonitorCreateBody = Type.Object(
+  {
+    identifier_type: IdentifierTypeSchema,
+    identifier: Type.String({ minLength: 1, maxLength: 128 }),
+    country_code: CountryCodeInput,
+    company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    cadence: Type.Optional(MonitorCadenceSchema),
+    watched_fields: Type.Optional(WatchedFields),
+    webhook_url: Type.Optional(WebhookUrl),
+    client_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+export type MonitorCreateRequest = Static<typeof MonitorCreateBody>;
+
+export const MonitorCreateResponseSchema = Type.Object(
+  {
+    monitor: Type.Ref('Monitor'),
+    baseline_check: Type.Ref('Check'),
+    webhook_signing_secret: Type.Optional(SigningSecret),
+  },
+  { $id: 'MonitorCreateResponse', additionalProperties: false },
+);
+export type MonitorCreateResponse = Static<typeof MonitorCreateResponseSchema>;
+
+export const MonitorUpdateBody = Type.Object(
+  {
+    status: Type.Optional(Type.Enum(['active', 'paused'])),
+    cadence: Type.Optional(MonitorCadenceSchema),
+    watched_fields: Type.Optional(WatchedFields),
+    webhook_url: Type.Optional(Type.Union([WebhookUrl, Type.Null()])),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type MonitorUpdateRequest = Static<typeof MonitorUpdateBody>;
+
+export const MonitorUpdateResponseSchema = Type.Object(
+  { monitor: Type.Ref('Monitor'), webhook_signing_secret: Type.Optional(SigningSecret) },
+  { $id: 'MonitorUpdateResponse', additionalProperties: false },
+);
+export type MonitorUpdateResponse = Static<typeof MonitorUpdateResponseSchema>;
+
+export const MonitorRunBody = Type.Object(
+  {},
+  { additionalProperties: false, description: 'Must be an empty JSON object.' },
+);
+
+export const MonitorRunResponseSchema = Type.Object(
+  {
+    monitor: Type.Ref('Monitor'),
+    check: Type.Ref('Check'),
+    changes: Type.Array(Type.Ref('MonitorChange')),
+    event_id: Type.Union([idOf('evt'), Type.Null()]),
+  },
+  { $id: 'MonitorRunResponse', additionalProperties: false },
+);
+export type MonitorRunResponse = Static<typeof MonitorRunResponseSchema>;
+
+export const MonitorArchiveResponseSchema = Type.Object(
+  { archived: Type.Literal(true) },
+  { additionalProperties: false },
+);
+
+export const MonitorParams = Type.Object(
+  { monitor_id: Type.String({ description: '`mon_` and 16 to 80 letters, digits, `_` or `-`.' }) },
+  { additionalProperties: false },
+);
+
+export const EventParams = Type.Object(
+  { event_id: Type.String({ description: '`evt_` and 16 to 80 letters, digits, `_` or `-`.' }) },
+  { additionalProperties: false },
+);

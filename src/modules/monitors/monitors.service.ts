@@ -1,0 +1,546 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, MonitorRow, MonitorsTable } from '../../db/schema.js';
+import type { Page, PageRequest, Paginator } from '../../http/pagination.js';
+import { HttpProblem } from '../../http/problems.js';
+import { toTimestamp } from '../../lib/clock.js';
+import { isIdOf } from '../../lib/ids.js';
+import type { Principal } from '../accounts/key-verifier.js';
+import type { Check, CheckCreateRequest } from '../checks/checks.schemas.js';
+import {
+  type CheckChannel,
+  type ChecksDeps,
+  createCheck,
+  type IdentifierLookup,
+} from '../checks/checks.service.js';
+import { scopeOf } from '../companies/companies.service.js';
+import { detectChanges, isObservation, severityOfChanges, snapshotOfCheck } from './changes.js';
+import { recordEvent } from './events.service.js';
+import {
+  afterRecheck,
+  MONTHLY_CHECKS,
+  nextRegularCheck,
+  type RecheckOutcome,
+  statusWhenResumed,
+} from './monitor-states.js';
+import type {
+  Monitor,
+  MonitorChange,
+  MonitorCreateRequest,
+  MonitorCreateResponse,
+  MonitorRunResponse,
+  MonitorSnapshot,
+  MonitorUpdateRequest,
+  MonitorUpdateResponse,
+  WatchedField,
+} from './monitors.schemas.js';
+import { WATCHED_FIELDS } from './monitors.schemas.js';
+import {
+  completeLeasedRecheck,
+  countLiveMonitors,
+  findMonitor,
+  findMonitorForRecheck,
+  insertMonitor,
+  listMonitorRows,
+  lockWorkspaceForMonitors,
+  type MonitorUpdate,
+  updateMonitor,
+} from './monitors.store.js';
+import { webhookUrlError } from './webhook-url.js';
+
+export interface MonitorsDeps extends ChecksDeps {
+  /** Live (not archived) monitors a workspace may have per environment. */
+  monitorSlots: number;
+}
+
+/** A monitor's rechecks act for its workspace and environment, whoever started them. */
+export function monitorPrincipal(row: Pick<MonitorRow, 'workspace_id' | 'environment'>): Principal {
+  return { workspaceId: row.workspace_id, environment: row.environment, keyId: '', scopes: [] };
+}
+
+/** The check request a monitor repeats: its identifier and the caller's own fields. */
+export function checkRequestOf(row: MonitorRow): CheckCreateRequest {
+  return {
+    identifier_type: row.identifier_type,
+    identifier: row.identifier_input,
+    country_code: row.country_code,
+    ...(row.company_name !== null ? { company_name: row.company_name } : {}),
+    ...(row.client_reference !== null ? { client_reference: row.client_reference } : {}),
+    ...(row.metadata !== null ? { metadata: JSON.parse(row.metadata) } : {}),
+  };
+}
+
+export function toMonitor(row: MonitorRow): Monitor {
+  return {
+    id: row.id,
+    object: 'vat_monitor',
+    environment: row.environment,
+    status: row.status,
+    health: row.health,
+    identifier: {
+      type: row.identifier_type,
+      input: row.identifier_input,
+      normalized: row.identifier_normalized,
+      country_code: row.country_code,
+    },
+    ...(row.company_name !== null ? { company_name: row.company_name } : {}),
+    ...(row.client_reference !== null ? { client_reference: row.client_reference } : {}),
+    ...(row.metadata !== null ? { metadata: JSON.parse(row.metadata) } : {}),
+    cadence: row.cadence,
+    watched_fields: JSON.parse(row.watched_fields),
+    ...(row.webhook_url !== null ? { webhook_url: row.webhook_url } : {}),
+    baseline_check_id: row.baseline_check_id,
+    latest_check_id: row.latest_check_id,
+    latest_snapshot: JSON.parse(row.latest_snapshot),
+    last_checked_at: row.last_checked_at,
+    next_check_at: row.next_check_at,
+    ...(row.last_event_at !== null ? { last_event_at: row.last_event_at } : {}),
+    failure_count: row.failure_count,
+    ...(row.last_error_code !== null ? { last_error_code: row.last_error_code } : {}),
+    estimated_monthly_checks: MONTHLY_CHECKS[row.cadence],
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** `svcwhsec_` and 32 random bytes: the HMAC key of the monitor's webhook signatures. */
+function newSigningSecret(): string {
+  return `svcwhsec_${randomBytes(32).toString('base64url')}`;
+}
+
+function assertWebhookUrl(url: string | null | undefined): void {
+  if (url === undefined || url === null) return;
+  const error = webhookUrlError(url);
+  if (error) {
+    throw new HttpProblem('validation_failed', {
+      detail: `The request body failed validation: ${error.pointer} ${error.message}.`,
+      errors: [error],
+    });
+  }
+}
+
+function notFound(id: string): HttpProblem {
+  return new HttpProblem('not_found', { detail: `No monitor ${id.slice(0, 100)}.` });
+}
+
+/** The monitor of a path parameter, or 404 (a malformed id is a 404 too, as for checks). */
+export async function requireMonitor(
+  db: Kysely<Database>,
+  principal: Principal,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<MonitorRow> {
+  const row = isIdOf('mon', id)
+    ? await findMonitor(db, scopeOf(principal), id, options)
+    : undefined;
+  if (!row) throw notFound(id);
+  return row;
+}
+
+async function assertSlotFree(
+  db: Kysely<Database>,
+  deps: MonitorsDeps,
+  principal: Principal,
+): Promise<void> {
+  if ((await countLiveMonitors(db, scopeOf(principal))) >= deps.monitorSlots) {
+    throw new HttpProblem('monitor_limit_reached', {
+      detail: `This workspace already has ${deps.monitorSlots} monitors in the ${principal.environment} environment, the most it may have. Archive one to free a slot.`,
+    });
+  }
+}
+
+/**
+ * The refusals of POST /monitors that need no registry answer, checked before anything is looked
+ * up, charged or written: the webhook URL, a free slot, and a number a registry can be asked about
+ * (a monitor on an invalid number, or one no source covers, could never detect anything).
+ */
+export async function assertMonitorCreatable(
+  db: Kysely<Database>,
+  deps: MonitorsDeps,
+  principal: Principal,
+  request: MonitorCreateRequest,
+  lookup: Pick<IdentifierLookup, 'format' | 'source' | 'country'>,
+): Promise<void> {
+  assertWebhookUrl(request.webhook_url);
+  if (lookup.format.status === 'invalid') {
+    throw new HttpProblem('validation_failed', {
+      detail: `The number ${lookup.format.message}; a monitor needs a number the registry can be asked about. POST /checks reports the format finding without creating a monitor.`,
+      errors: [
+        {
+          pointer: '/identifier',
+          code: 'invalid_format',
+          message: `is not a valid ${request.identifier_type} for ${lookup.country}`,
+        },
+      ],
+    });
+  }
+  if (!lookup.source.supports(lookup.country, request.identifier_type)) {
+    throw new HttpProblem('validation_failed', {
+      detail: `No registry source covers ${request.identifier_type} numbers in ${lookup.country} in the ${principal.environment} environment, so a monitor could never detect a change. GET /countries lists what is covered.`,
+      errors: [
+        {
+          pointer: '/identifier_type',
+          code: 'not_supported',
+          message: `has no registry source in ${lookup.country} here`,
+        },
+      ],
+    });
+  }
+  await assertSlotFree(db, deps, principal);
+}
+
+/** A registry answer that names several companies cannot start a monitor of one company. */
+export function assertBaselineUsable(lookup: IdentifierLookup): void {
+  if (lookup.lookup?.outcome === 'ambiguous') {
+    throw new HttpProblem('validation_failed', {
+      detail: `${lookup.lookup.companies.length} companies in the registry carry this number, so it cannot identify one company to monitor. Search by name (POST /companies/search) and monitor the company's registration number.`,
+      errors: [
+        { pointer: '/identifier', code: 'ambiguous', message: 'belongs to several companies' },
+      ],
+    });
+  }
+}
+
+const BASELINE: CheckChannel = { source: 'api', operation: 'monitors.baseline' };
+const MANUAL_RUN: CheckChannel = { source: 'api', operation: 'monitors.run' };
+export const SCHEDULED_RECHECK: CheckChannel = {
+  source: 'monitoring',
+  operation: 'monitors.scheduled_check',
+};
+
+/**
+ * POST /monitors, in the caller's unit of work: the baseline check (billed as `monitors.baseline`),
+ * the monitor and, when the registry was down, the `source_degraded` event that says so.
+ */
+export async function createMonitor(
+  db: Kysely<Database>,
+  deps: MonitorsDeps,
+  principal: Principal,
+  request: MonitorCreateRequest,
+  lookup: IdentifierLookup,
+): Promise<MonitorCreateResponse> {
+  // The authoritative slot count: concurrent creates of one workspace queue on the lock.
+  await lockWorkspaceForMonitors(db, principal.workspaceId);
+  await assertSlotFree(db, deps, principal);
+  const checkRequest: CheckCreateRequest = {
+    identifier_type: request.identifier_type,
+    identifier: request.identifier,
+    country_code: request.country_code,
+    ...(request.company_name !== undefined ? { company_name: request.company_name } : {}),
+    ...(request.client_reference !== undefined
+      ? { client_reference: request.client_reference }
+      : {}),
+    ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
+  };
+  const check = await createCheck(db, deps, principal, checkRequest, lookup, BASELINE);
+  const now = deps.clock.now();
+  const at = toTimestamp(now);
+  const id = deps.newId('mon');
+  const cadence = request.cadence ?? 'daily';
+  const secret = request.webhook_url !== undefined ? newSigningSecret() : null;
+  const snapshot = snapshotOfCheck(check);
+  const row: MonitorsTable = {
+    id,
+    workspace_id: principal.workspaceId,
+    environment: principal.environment,
+    status: 'active',
+    health: 'healthy',
+    identifier_type: request.identifier_type,
+    identifier_input: request.identifier,
+    identifier_normalized: lookup.format.normalized,
+    country_code: lookup.country,
+    company_name: request.company_name ?? null,
+    client_reference: request.client_reference ?? null,
+    metadata: request.metadata !== undefined ? JSON.stringify(request.metadata) : null,
+    cadence,
+    watched_fields: JSON.stringify(request.watched_fields ?? WATCHED_FIELDS),
+    webhook_url: request.webhook_url ?? null,
+    webhook_secret: secret,
+    baseline_check_id: check.id,
+    latest_check_id: check.id,
+    latest_snapshot: JSON.stringify(snapshot),
+    last_checked_at: at,
+    next_check_at: toTimestamp(nextRegularCheck(id, cadence, now)),
+    last_event_at: null,
+    failure_count: 0,
+    last_error_code: null,
+    recheck_count: 0,
+    created_at: at,
+    updated_at: at,
+    archived_at: null,
+    lease_owner: null,
+    lease_expires_at: null,
+  };
+  // A baseline the registry could not answer detects nothing yet: the monitor says so (health,
+  // failure count, an event) and retries soon; the first good answer becomes its baseline.
+  const degraded = isObservation(snapshot)
+    ? undefined
+    : applyTransition(row, 'source_unavailable', now);
+  const created: MonitorsTable = degraded
+    ? { ...row, ...degraded.update, last_event_at: degraded.events.length > 0 ? at : null }
+    : row;
+  await insertMonitor(db, created);
+  for (const event of degraded?.events ?? []) {
+    await recordEvent(db, deps, created, { ...event, changes: [] }, now);
+  }
+  return {
+    monitor: toMonitor(created),
+    baseline_check: check,
+    ...(secret !== null ? { webhook_signing_secret: secret } : {}),
+  };
+}
+
+function applyTransition(
+  row: MonitorsTable,
+  kind: RecheckOutcome['kind'] | RecheckOutcome,
+  now: Date,
+) {
+  const outcome = typeof kind === 'string' ? ({ kind } as RecheckOutcome) : kind;
+  const next = afterRecheck(row, outcome, now);
+  const update: MonitorUpdate = {
+    status: next.status,
+    health: next.health,
+    failure_count: next.failure_count,
+    last_error_code: next.last_error_code,
+    next_check_at: toTimestamp(next.next_check_at),
+  };
+  return { update, events: next.events };
+}
+
+export async function getMonitor(
+  db: Kysely<Database>,
+  principal: Principal,
+  id: string,
+): Promise<Monitor> {
+  return toMonitor(await requireMonitor(db, principal, id));
+}
+
+export async function listMonitors(
+  db: Kysely<Database>,
+  paginator: Paginator,
+  principal: Principal,
+  request: PageRequest,
+): Promise<Page<Monitor>> {
+  const page = await paginator.page(
+    ['monitors', principal.workspaceId, principal.environment],
+    request,
+    (position, take) => listMonitorRows(db, scopeOf(principal), position, take),
+    (row) => ({ sortValue: row.updated_at, id: row.id }),
+  );
+  return { rows: page.rows.map(toMonitor), pagination: page.pagination };
+}
+
+/**
+ * PATCH /monitors/{id}: pausing and resuming emit `vat.monitor.paused` / `resumed`; a new cadence
+ * reschedules from the last check; the signing secret is made when the monitor first gets a
+ * webhook URL and kept for its life (docs/decisions.md), and returned whenever a URL is supplied.
+ */
+export async function updateMonitorSettings(
+  db: Kysely<Database>,
+  deps: MonitorsDeps,
+  principal: Principal,
+  id: string,
+  request: MonitorUpdateRequest,
+): Promise<MonitorUpdateResponse> {
+  assertWebhookUrl(request.webhook_url);
+  let row = await requireMonitor(db, principal, id, { lock: true });
+  const now = deps.clock.now();
+  const update: MonitorUpdate = {};
+  const events: Array<{ type: 'vat.monitor.paused' | 'vat.monitor.resumed' }> = [];
+
+  if (request.status === 'paused' && row.status !== 'paused') {
+    update.status = 'paused';
+    events.push({ type: 'vat.monitor.paused' });
+  } else if (request.status === 'active' && row.status === 'paused') {
+    // Back to what its health says; a monitor that fell due while paused is due now.
+    update.status = statusWhenResumed(row);
+    if (row.next_check_at < toTimestamp(now)) update.next_check_at = toTimestamp(now);
+    events.push({ type: 'vat.monitor.resumed' });
+  }
+  if (request.cadence !== undefined && request.cadence !== row.cadence) {
+    update.cadence = request.cadence;
+    if (row.health === 'healthy') {
+      const next = nextRegularCheck(row.id, request.cadence, new Date(row.last_checked_at));
+      update.next_check_at = toTimestamp(next < now ? now : next);
+    }
+  }
+  if (request.watched_fields !== undefined) {
+    const watched = JSON.stringify(request.watched_fields);
+    if (watched !== row.watched_fields) update.watched_fields = watched;
+  }
+  if (request.webhook_url !== undefined && request.webhook_url !== row.webhook_url) {
+    update.webhook_url = request.webhook_url;
+  }
+  if (request.webhook_url && row.webhook_secret === null)
+    update.webhook_secret = newSigningSecret();
+
+  if (Object.keys(update).length > 0) {
+    update.updated_at = toTimestamp(now);
+    row = { ...row, ...update };
+    for (const event of events) {
+      await recordEvent(db, deps, row, { ...event, severity: 'info', changes: [] }, now);
+      update.last_event_at = toTimestamp(now);
+    }
+    row = { ...row, ...update };
+    await updateMonitor(db, row.id, update);
+  }
+  return {
+    monitor: toMonitor(row),
+    ...(request.webhook_url && row.webhook_secret !== null
+      ? { webhook_signing_secret: row.webhook_secret }
+      : {}),
+  };
+}
+
+/** DELETE /monitors/{id}: no more rechecks, the slot is free, the events stay readable. */
+export async function archiveMonitor(
+  db: Kysely<Database>,
+  deps: MonitorsDeps,
+  principal: Principal,
+  id: string,
+): Promise<{ archived: true }> {
+  const row = await requireMonitor(db, principal, id, { lock: true });
+  const at = toTimestamp(deps.clock.now());
+  await updateMonitor(db, row.id, {
+    archived_at: at,
+    updated_at: at,
+    lease_owner: null,
+    lease_expires_at: null,
+  });
+  return { archived: true };
+}
+
+export interface RecheckResult {
+  monitor: MonitorRow;
+  check: Check;
+  changes: MonitorChange[];
+  eventId: string | null;
+}
+
+/**
+ * One recheck, scheduled or manual, in the caller's unit of work: the check (billed for its
+ * channel), the comparison with the latest snapshot on the watched fields, the monitor's new state
+ * and the events, all committed together. A scheduled recheck passes its lease: if the lease was
+ * lost meanwhile, nothing is written (`completeLeasedRecheck` returns false and the caller rolls
+ * back), so a recheck repeated after a crash reports each change once.
+ */
+export async function performRecheck(
+  db: Kysely<Database>,
+  deps: MonitorsDeps,
+  row: MonitorRow,
+  lookup: IdentifierLookup,
+  channel: CheckChannel,
+  lease?: { owner: string },
+): Promise<RecheckResult | undefined> {
+  const now = deps.clock.now();
+  const at = toTimestamp(now);
+  const check = await createCheck(
+    db,
+    deps,
+    monitorPrincipal(row),
+    checkRequestOf(row),
+    lookup,
+    channel,
+  );
+  const snapshot = snapshotOfCheck(check);
+  const previous = JSON.parse(row.latest_snapshot) as MonitorSnapshot;
+  const observed = isObservation(snapshot);
+  const transition = applyTransition(row, observed ? 'observed' : 'source_unavailable', now);
+  // A baseline the registry never answered is replaced by the first answer, not compared with it.
+  const changes = detectChanges(
+    previous,
+    snapshot,
+    JSON.parse(row.watched_fields) as WatchedField[],
+  );
+  let updated: MonitorRow = {
+    ...row,
+    ...transition.update,
+    latest_check_id: check.id,
+    // The latest snapshot is the latest observation: an outage does not replace what is known.
+    latest_snapshot: observed ? JSON.stringify(snapshot) : row.latest_snapshot,
+    last_checked_at: at,
+    recheck_count: row.recheck_count + 1,
+    updated_at: at,
+  };
+  let eventId: string | null = null;
+  for (const event of transition.events) {
+    eventId = await recordEvent(db, deps, updated, { ...event, changes: [] }, now);
+  }
+  if (changes.length > 0) {
+    eventId = await recordEvent(
+      db,
+      deps,
+      updated,
+      {
+        type: 'vat.monitor.change_detected',
+        severity: severityOfChanges(changes),
+        changes,
+        check_id: check.id,
+        snapshot,
+      },
+      now,
+    );
+  }
+  if (eventId !== null) updated = { ...updated, last_event_at: at };
+  const { id, workspace_id: _w, environment: _e, ...columns } = updated;
+  if (lease) {
+    if (!(await completeLeasedRecheck(db, id, lease.owner, at, columns))) return undefined;
+  } else {
+    await updateMonitor(db, id, columns);
+  }
+  return { monitor: updated, check, changes, eventId };
+}
+
+/** POST /monitors/{id}/run, in the caller's unit of work (billed as `monitors.run`). */
+export async function runMonitor(
+  db: Kysely<Database>,
+  deps: MonitorsDeps,
+  principal: Principal,
+  id: string,
+  lookup: IdentifierLookup,
+): Promise<MonitorRunResponse> {
+  const row = await requireMonitor(db, principal, id, { lock: true });
+  const result = await performRecheck(db, deps, row, lookup, MANUAL_RUN);
+  if (!result) throw new Error('a manual run holds no lease');
+  return {
+    monitor: toMonitor(result.monitor),
+    check: result.check,
+    changes: result.changes,
+    event_id: result.eventId,
+  };
+}
+
+/**
+ * A recheck that could not be paid for (live without paid access or credits, or a sandbox
+ * timeline's simulated shortage): no check is made; the monitor moves to `needs_credits` (once,
+ * with its event) and looks again later, resuming on its own when credits are back.
+ */
+export async function recordUnpaidRecheck(
+  db: Kysely<Database>,
+  deps: MonitorsDeps,
+  monitorId: string,
+  code: 'paid_access_required' | 'insufficient_credits' | 'simulated_credit_shortage',
+  lease?: { owner: string },
+): Promise<boolean> {
+  const row = await findMonitorForRecheck(db, monitorId);
+  if (!row || row.archived_at !== null) return false;
+  if (lease && row.lease_owner !== lease.owner) return false;
+  const now = deps.clock.now();
+  const at = toTimestamp(now);
+  const transition = applyTransition(row, { kind: 'unpaid', code }, now);
+  let updated: MonitorRow = {
+    ...row,
+    ...transition.update,
+    // A sandbox timeline moves on past its simulated shortage.
+    recheck_count: code === 'simulated_credit_shortage' ? row.recheck_count + 1 : row.recheck_count,
+    updated_at: at,
+  };
+  for (const event of transition.events) {
+    await recordEvent(db, deps, updated, { ...event, changes: [] }, now);
+    updated = { ...updated, last_event_at: at };
+  }
+  const { id, workspace_id: _w, environment: _e, ...columns } = updated;
+  if (lease) return completeLeasedRecheck(db, id, lease.owner, at, columns);
+  await updateMonitor(db, id, columns);
+  return true;
+}

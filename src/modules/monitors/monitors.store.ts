@@ -1,0 +1,180 @@
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../../db/dialect.js';
+import { after, type KeysetPosition } from '../../db/keyset.js';
+import type { Database, MonitorEventsTable, MonitorRow, MonitorsTable } from '../../db/schema.js';
+import { holdsLease, type LeasedTable } from '../../jobs/leases.js';
+import type { Scope } from '../companies/companies.store.js';
+
+/** Monitors the scheduler rechecks: not archived, not paused (the `monitors_due` index). */
+export const DUE_MONITORS: LeasedTable = {
+  table: 'monitors',
+  dueColumn: 'next_check_at',
+  eligible: sql<boolean>`archived_at is null and status <> 'paused'`,
+};
+
+export async function insertMonitor(db: Kysely<Database>, row: MonitorsTable): Promise<void> {
+  await db.insertInto('monitors').values(row).execute();
+}
+
+/** A live (not archived) monitor of this workspace and environment. */
+export async function findMonitor(
+  db: Kysely<Database>,
+  scope: Scope,
+  id: string,
+  { lock = false }: { lock?: boolean } = {},
+): Promise<MonitorRow | undefined> {
+  let query = db
+    .selectFrom('monitors')
+    .selectAll()
+    .where('id', '=', id)
+    .where('workspace_id', '=', scope.workspace_id)
+    .where('environment', '=', scope.environment)
+    .where('archived_at', 'is', null);
+  // A run and a scheduled recheck of one monitor compare against its latest snapshot: on
+  // PostgreSQL the row lock makes the second wait for the first, so a change is reported once.
+  // SQLite's transactions already run one at a time.
+  if (lock && isPostgres(db)) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Any monitor by id, for the scheduler (which acts for whichever workspace owns it). */
+export async function findMonitorForRecheck(
+  db: Kysely<Database>,
+  id: string,
+): Promise<MonitorRow | undefined> {
+  let query = db.selectFrom('monitors').selectAll().where('id', '=', id);
+  if (isPostgres(db)) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function countLiveMonitors(db: Kysely<Database>, scope: Scope): Promise<number> {
+  const row = await db
+    .selectFrom('monitors')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('workspace_id', '=', scope.workspace_id)
+    .where('environment', '=', scope.environment)
+    .where('archived_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Serialises monitor creation per workspace on PostgreSQL (a row lock on the workspace), so two
+ * concurrent creates cannot both take the last slot. SQLite runs one writer at a time.
+ */
+export async function lockWorkspaceForMonitors(
+  db: Kysely<Database>,
+  workspaceId: string,
+): Promise<void> {
+  if (!isPostgres(db)) return;
+  await db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', '=', workspaceId)
+    .forUpdate()
+    .execute();
+}
+
+export type MonitorUpdate = Partial<Omit<MonitorsTable, 'id' | 'workspace_id' | 'environment'>>;
+
+export async function updateMonitor(
+  db: Kysely<Database>,
+  id: string,
+  changes: MonitorUpdate,
+): Promise<void> {
+  await db.updateTable('monitors').set(changes).where('id', '=', id).execute();
+}
+
+/**
+ * A scheduled recheck's update, which also ends its lease: it applies only while the lease is
+ * still this worker's. False means the lease was lost (the caller rolls everything back).
+ */
+export async function completeLeasedRecheck(
+  db: Kysely<Database>,
+  id: string,
+  owner: string,
+  now: string,
+  changes: MonitorUpdate,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('monitors')
+    .set({ ...changes, lease_owner: null, lease_expires_at: null })
+    .where('id', '=', id)
+    .where(holdsLease(owner, now))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function releaseMonitorLease(
+  db: Kysely<Database>,
+  id: string,
+  owner: string,
+): Promise<void> {
+  await db
+    .updateTable('monitors')
+    .set({ lease_owner: null, lease_expires_at: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+export async function listMonitorRows(
+  db: Kysely<Database>,
+  scope: Scope,
+  position: KeysetPosition | undefined,
+  take: number,
+): Promise<MonitorRow[]> {
+  return db
+    .selectFrom('monitors')
+    .selectAll()
+    .where('workspace_id', '=', scope.workspace_id)
+    .where('environment', '=', scope.environment)
+    .where('archived_at', 'is', null)
+    .where(after(position, 'updated_at'))
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(take)
+    .execute();
+}
+
+export async function insertMonitorEvent(
+  db: Kysely<Database>,
+  row: MonitorEventsTable,
+): Promise<void> {
+  await db.insertInto('monitor_events').values(row).execute();
+}
+
+export async function findMonitorEvent(
+  db: Kysely<Database>,
+  scope: Scope,
+  id: string,
+): Promise<MonitorEventsTable | undefined> {
+  return db
+    .selectFrom('monitor_events')
+    .selectAll()
+    .where('id', '=', id)
+    .where('workspace_id', '=', scope.workspace_id)
+    .where('environment', '=', scope.environment)
+    .executeTakeFirst();
+}
+
+export async function listMonitorEventRows(
+  db: Kysely<Database>,
+  scope: Scope,
+  monitorId: string | undefined,
+  position: KeysetPosition | undefined,
+  take: number,
+): Promise<MonitorEventsTable[]> {
+  let query = db
+    .selectFrom('monitor_events')
+    .selectAll()
+    .where('workspace_id', '=', scope.workspace_id)
+    .where('environment', '=', scope.environment);
+  if (monitorId !== undefined) query = query.where('monitor_id', '=', monitorId);
+  return query
+    .where(after(position))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(take)
+    .execute();
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Logger, pino } from 'pino';
+import type { Config } from './config.js';
+import { createDatabase, type DatabaseHandle } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { domainDeps } from './domain.js';
+import { createMonitorScheduler } from './jobs/monitor-scheduler.js';
+import { systemClock } from './lib/clock.js';
+import { createIdGenerator } from './lib/ids.js';
+import { createLogger } from './lib/logger.js';
+import type { MonitorsDeps } from './modules/monitors/monitors.service.js';
+
+/** A name for this process's leases: unique, and readable in the database when debugging. */
+export function workerName(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
+
+export interface BackgroundWork {
+  stop(): Promise<void>;
+}
+
+/**
+ * The background work of a process: the monitor scheduler. `serve` runs it beside the API unless
+ * WORKER_IN_SERVE=false; `firmwatch worker` runs only this.
+ */
+export function startBackgroundWork(
+  database: DatabaseHandle,
+  deps: MonitorsDeps,
+  log: FastifyBaseLogger | Logger,
+): BackgroundWork {
+  const scheduler = createMonitorScheduler(database, deps, {
+    owner: workerName(),
+    log: log as FastifyBaseLogger,
+  });
+  scheduler.start();
+  return { stop: () => scheduler.stop() };
+}
+
+export interface RunningWorker {
+  log: Logger;
+  database: DatabaseHandle;
+  /** Stops claiming work, lets the recheck in progress finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** `firmwatch worker`: migrations, then background work only, no HTTP. */
+export async function startWorker(
+  config: Config,
+  options: { logDestination?: 1 | 2 } = {},
+): Promise<RunningWorker> {
+  const log = createLogger(
+    config.logLevel,
+    pino.destination({ dest: options.logDestination ?? 1, sync: true }),
+  );
+  const database = createDatabase(config.database);
+  try {
+    await migrateToLatest(database);
+    const clock = systemClock;
+    const deps = domainDeps({
+      clock,
+      newId: createIdGenerator(clock),
+      snapshotsPerDay: config.snapshotsPerDay,
+      monitorSlots: config.monitorSlots,
+    });
+    const work = startBackgroundWork(database, deps, log);
+    log.info({ dialect: database.dialect }, 'worker started');
+    return {
+      log,
+      database,
+      async close() {
+        try {
+          await work.stop();
+        } finally {
+          await database.destroy();
+        }
+      },
+    };
+  } catch (error) {
+    await database.destroy();
+    throw error;
+  }
+}
