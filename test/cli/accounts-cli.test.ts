@@ -8,6 +8,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { createDatabase } from '../../src/db/database.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { createIdGenerator } from '../../src/lib/ids.js';
+import {
+  createApiKey,
+  createWorkspace,
+  revokeApiKey,
+} from '../../src/modules/accounts/accounts.service.js';
 import { ALL_SCOPES } from '../../src/modules/accounts/scopes.js';
 import { type CliResult, runCli, startServeProcess, stopServeProcess } from '../helpers/cli.js';
 import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js';
@@ -305,15 +312,23 @@ describe.concurrent('the starter workspace of serve', () => {
       object: 'list',
       data: [],
     });
-    const a = jsonOutput(await runCli(['workspace', 'create', '--name', 'A', '--json'], env));
-    const b = jsonOutput(await runCli(['workspace', 'create', '--name', 'B', '--json'], env));
-    for (const environment of ['sandbox', 'sandbox', 'live']) {
-      await runCli(['key', 'create', '--workspace', a.id, '--environment', environment], env);
+    // The workspaces and keys are made through the same services the CLI calls, in-process, so
+    // that the test spends its time on the command under test.
+    const database = createDatabase(parseDatabaseUrl(env.DATABASE_URL));
+    const deps = { clock: systemClock, newId: createIdGenerator(systemClock) };
+    const [a, b] = [
+      await createWorkspace(database.db, deps, { name: 'A' }),
+      await createWorkspace(database.db, deps, { name: 'B' }),
+    ];
+    for (const environment of ['sandbox', 'sandbox', 'live'] as const) {
+      await createApiKey(database.db, deps, { workspaceId: a.id, environment });
     }
-    const revoked = jsonOutput(
-      await runCli(['key', 'create', '--workspace', b.id, '--environment', 'live', '--json'], env),
-    );
-    await runCli(['key', 'revoke', '--key', revoked.id], env);
+    const revoked = await createApiKey(database.db, deps, {
+      workspaceId: b.id,
+      environment: 'live',
+    });
+    await revokeApiKey(database.db, deps, revoked.id);
+    await database.destroy();
 
     const listed = jsonOutput(await runCli(['workspace', 'list', '--json'], env));
     expect(listed).toEqual({
