@@ -1,5 +1,3 @@
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
@@ -10,12 +8,8 @@ import {
   readJson,
   uniqueIdempotencyKey,
 } from '../helpers/http.js';
+import { type OpenApiValidator, responseSchema, servedOpenApi } from '../helpers/openapi.js';
 import { expectProblem } from '../helpers/problems.js';
-
-// ajv and ajv-formats are CommonJS; under NodeNext their default export sits one level down
-// (as in src/http/validation.ts).
-const Ajv2020 = Ajv2020Module.default;
-const addFormats = addFormatsModule.default;
 
 const VALID = { identifier_type: 'vat_number', identifier: 'GB999000005', country_code: 'GB' };
 const unknownCheckId = () => `chk_${'0'.repeat(10)}${'a'.repeat(16)}`;
@@ -400,40 +394,16 @@ describe.each(DIALECTS)('checks API [%s]', (dialect) => {
   });
 
   describe('responses validate against the served OpenAPI document', () => {
-    const DOC_ID = 'https://firmwatch.test/openapi.json';
-    // biome-ignore lint/suspicious/noExplicitAny: the compiled validators of the document.
-    let validatorAt: (pointer: string) => any;
+    let openapi: OpenApiValidator;
     let doc: Json;
+    const expectValid = (pointer: string, value: unknown) => openapi.expectValid(pointer, value);
+    const expectInvalid = (pointer: string, value: unknown) =>
+      openapi.expectInvalid(pointer, value);
 
     beforeAll(async () => {
-      const response = await fetch(`${t.baseUrl}/openapi.json`);
-      expect(response.status).toBe(200);
-      doc = await readJson(response);
-      const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-      addFormats(ajv);
-      // The whole document as one schema: every `#/components/schemas/<Name>` ref resolves within it.
-      ajv.addSchema({ ...doc, $id: DOC_ID });
-      validatorAt = (pointer: string) => {
-        const validate = ajv.getSchema(`${DOC_ID}#${pointer}`);
-        if (!validate) throw new Error(`no schema at ${pointer}`);
-        return validate;
-      };
+      openapi = await servedOpenApi(t.baseUrl);
+      doc = openapi.doc;
     });
-
-    const json = (pointer: string) => pointer.replace(/~/g, '~0').replace(/\//g, '~1');
-    const responseSchema = (path: string, method: string, status: number) =>
-      `/paths/${json(path)}/${method}/responses/${status}/content/${json('application/json')}/schema`;
-
-    function expectValid(pointer: string, value: unknown) {
-      const validate = validatorAt(pointer);
-      const ok = validate(value);
-      expect(validate.errors ?? [], pointer).toEqual([]);
-      expect(ok).toBe(true);
-    }
-
-    function expectInvalid(pointer: string, value: unknown) {
-      expect(validatorAt(pointer)(value), pointer).toBe(false);
-    }
 
     it('the document declares the resources closed (additionalProperties false)', () => {
       for (const name of ['Check', 'Company', 'Identifier', 'Evidence', 'Warning', 'Source']) {
