@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdGenerator } from '../lib/ids.js';
+import { redactKeys } from '../lib/redact.js';
 import { trackAllowedMethods } from './allowed-methods.js';
 import { buildProblem, HttpProblem } from './problems.js';
 import { registerProtocolChecks, trackRequestOnSocket } from './protocol-errors.js';
@@ -25,7 +26,9 @@ export function sendProblem(
   return reply.type('application/problem+json').send(JSON.stringify(body));
 }
 
-function truncate(text: string, max = 200): string {
+/** Client text echoed in a problem: cut short, and never with an API key in it. */
+function truncate(raw: string, max = 200): string {
+  const text = redactKeys(raw);
   return text.length > max ? `${text.slice(0, max)}...` : text;
 }
 
