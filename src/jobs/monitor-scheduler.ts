@@ -27,6 +27,11 @@ export interface SchedulerOptions {
   leaseMs?: number;
   /** Monitors claimed per tick. */
   batchSize?: number;
+  /**
+   * Rechecks of a tick in flight at once: registry answers are awaited side by side, and on SQLite
+   * their units of work share commits.
+   */
+  concurrency?: number;
   log?: FastifyBaseLogger;
 }
 
@@ -64,6 +69,7 @@ export function createMonitorScheduler(
   const { db, transact } = database;
   const leaseMs = options.leaseMs ?? 60_000;
   const batchSize = options.batchSize ?? 100;
+  const concurrency = options.concurrency ?? 16;
   const lease = { owner: options.owner };
 
   async function recheck(row: MonitorRow): Promise<'rechecked' | 'unpaid' | 'skipped'> {
@@ -116,12 +122,12 @@ export function createMonitorScheduler(
       }),
     );
     const result: TickResult = { claimed: ids.length, rechecked: 0, unpaid: 0, skipped: 0 };
-    for (const id of ids) {
+    const recheckOne = async (id: string) => {
       try {
         const row = await findMonitorForRecheck(db, id);
         if (!row || row.lease_owner !== lease.owner) {
           result.skipped += 1;
-          continue;
+          return;
         }
         result[await recheck(row)] += 1;
       } catch (error) {
@@ -130,7 +136,12 @@ export function createMonitorScheduler(
         // The lease runs out and a later tick tries again.
         else options.log?.error({ err: error, monitor_id: id }, 'monitor recheck failed');
       }
-    }
+    };
+    const queue = [...ids];
+    const lanes = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) await recheckOne(id);
+    });
+    await Promise.all(lanes);
     return result;
   }
 
