@@ -1,9 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderSandboxDoc } from '../../scripts/sandbox-doc.js';
+import { renderSandboxDoc, type TimelineRun, timelineRuns } from '../../scripts/sandbox-doc.js';
 import type { IdentifierType } from '../../src/formats/format-rule.js';
 import { checkFormat } from '../../src/formats/registry.js';
+import { WATCHED_FIELDS } from '../../src/modules/monitors/monitors.schemas.js';
 import { SANDBOX_FIXTURES } from '../../src/sources/sandbox/sandbox-source.js';
+
+/** Every timeline walked as the doc walks it, run by run. */
+const WALKS = SANDBOX_FIXTURES.flatMap((country) =>
+  (country.timelines ?? []).map((timeline) => ({
+    country: country.country_code,
+    timeline,
+    runs: timelineRuns(country, timeline),
+  })),
+);
+const typesOf = (run: TimelineRun) => run.events.map((e) => e.type);
 
 describe('docs/sandbox.md', () => {
   it('is exactly what the fixtures generate (run npm run docs:sandbox after changing a fixture)', () => {
@@ -55,5 +66,94 @@ describe('docs/sandbox.md', () => {
         }
       }
     }
+  });
+
+  it('lists every timeline number with its runs', () => {
+    const doc = renderSandboxDoc();
+    expect(doc).toContain('## Monitoring timelines');
+    for (const { timeline, runs } of WALKS) {
+      expect(doc).toContain(
+        `\`${timeline.identifier_type}\` \`${timeline.value}\`. ${timeline.description}`,
+      );
+      expect(doc).toContain(`| run ${runs.length - 1} and later |`);
+    }
+  });
+
+  it('the timelines reach every event type a run can emit, in every country', () => {
+    expect([...new Set(WALKS.map((w) => w.country))].sort()).toEqual(['DE', 'GB', 'US']);
+    const events = WALKS.flatMap((w) => w.runs.flatMap((r) => r.events));
+    expect([...new Set(events.map((e) => e.type))].sort()).toEqual([
+      'vat.monitor.change_detected',
+      'vat.monitor.needs_credits',
+      'vat.monitor.source_degraded',
+      'vat.monitor.source_restored',
+    ]);
+    const fields = new Set(events.flatMap((e) => e.changes.map((c) => c.field)));
+    expect([...fields].sort()).toEqual([...WATCHED_FIELDS].sort());
+    expect(new Set(events.map((e) => e.severity))).toEqual(new Set(['info', 'warning', 'high']));
+    // The baseline never emits; after the last step nothing more happens.
+    for (const { runs } of WALKS) {
+      expect(runs[0]?.events).toEqual([]);
+      expect(runs[runs.length - 1]?.events).toEqual([]);
+    }
+  });
+
+  it('a company winds up: active, then liquidation, then dissolved, each a high change', () => {
+    const statuses = WALKS.map((w) =>
+      w.runs.flatMap((r) =>
+        r.events.flatMap((e) => e.changes.filter((c) => c.field === 'company_legal_status')),
+      ),
+    );
+    expect(statuses).toContainEqual([
+      { field: 'company_legal_status', previous: 'active', current: 'liquidation' },
+      { field: 'company_legal_status', previous: 'liquidation', current: 'dissolved' },
+    ]);
+    const wind = WALKS.find((w) => w.timeline.value === 'GB999000341');
+    expect(wind?.runs.map((r) => r.events.map((e) => e.severity))).toEqual([
+      [],
+      ['high'],
+      ['high'],
+      [],
+    ]);
+  });
+
+  it('an address only re-typed (case, spacing) emits nothing; a real move does', () => {
+    const renamed = WALKS.find((w) => w.timeline.value === 'GB999000354');
+    const addresses = renamed?.runs.map((r) =>
+      r.answer !== 'credit_shortage' && r.answer.outcome === 'matched'
+        ? r.answer.company.registered_address?.formatted
+        : undefined,
+    );
+    expect(addresses?.[1]).not.toBe(addresses?.[0]);
+    expect(addresses?.[1]?.toLowerCase().replace(/\s+/g, ' ')).toBe(addresses?.[0]?.toLowerCase());
+    expect(renamed?.runs[1]?.events).toEqual([]);
+    expect(
+      renamed?.runs.map((r) => r.events.flatMap((e) => e.changes.map((c) => c.field))),
+    ).toEqual([[], [], ['legal_name'], ['registered_address'], []]);
+  });
+
+  it('an outage emits source_degraded once, however long, and source_restored when it ends', () => {
+    const outage = WALKS.find((w) => w.timeline.value === 'DE999000105');
+    expect(outage?.runs.map(typesOf)).toEqual([
+      [],
+      ['vat.monitor.source_degraded'],
+      ['vat.monitor.source_restored'],
+      ['vat.monitor.source_degraded'],
+      [],
+      ['vat.monitor.source_restored'],
+      [],
+    ]);
+  });
+
+  it('a simulated credit shortage emits needs_credits once and the next run goes ahead', () => {
+    const credits = WALKS.find((w) => w.timeline.value === '999000010');
+    expect(credits?.runs.map(typesOf)).toEqual([[], ['vat.monitor.needs_credits'], [], []]);
+    expect(credits?.runs.map((r) => `${r.status}/${r.health}`)).toEqual([
+      'active/healthy',
+      'attention/needs_credits',
+      'active/healthy',
+      'active/healthy',
+    ]);
+    expect(renderSandboxDoc()).toMatch(/simulated/i);
   });
 });
