@@ -44,19 +44,34 @@ function randomPool(poolSize = 4096): (size: number) => Uint8Array {
   };
 }
 
-function encodeRandom(bytes: Uint8Array): string {
-  let out = '';
-  for (const byte of bytes) out += ALPHABET[byte % 32];
-  return out;
-}
-
 /**
  * Ids are `<prefix>_` followed by 26 characters: 10 of millisecond time, then 16 random (80 bits).
  * Time first makes ids sort by creation time, which keeps keyset pagination and B-tree inserts cheap.
+ * Within one millisecond the random part counts up from the previous id's (as ULIDs do), so ids
+ * made one after another by a process still sort in the order they were made: two events of one
+ * recheck, or of two quick runs, are listed newest first.
  */
 export function createIdGenerator(
   clock: Clock,
   random: (size: number) => Uint8Array = randomPool(),
 ): IdGenerator {
-  return (prefix) => `${prefix}_${encodeTime(clock.now().getTime())}${encodeRandom(random(16))}`;
+  let lastMs = -1;
+  const digits = new Uint8Array(16);
+  return (prefix) => {
+    const ms = clock.now().getTime();
+    if (ms === lastMs) {
+      // Add one in base 32; 80 random bits leave no room to overflow in practice.
+      for (let i = 15; i >= 0; i--) {
+        digits[i] = ((digits[i] ?? 0) + 1) % 32;
+        if (digits[i] !== 0) break;
+      }
+    } else {
+      lastMs = ms;
+      const bytes = random(16);
+      for (let i = 0; i < 16; i++) digits[i] = (bytes[i] ?? 0) % 32;
+    }
+    let tail = '';
+    for (const digit of digits) tail += ALPHABET[digit];
+    return `${prefix}_${encodeTime(ms)}${tail}`;
+  };
 }
