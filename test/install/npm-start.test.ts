@@ -47,7 +47,12 @@ async function npmStart(database: string): Promise<{
   exit: Promise<number | null>;
   started: { url: string; pid: number };
 }> {
-  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${database}` };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${database}`,
+  };
   for (const name of ['PUBLIC_BASE_URL', 'REDIS_URL', 'LOG_LEVEL']) delete env[name];
   const npm = spawn('npm', ['start', '--silent', '--', '--json'], { cwd: ROOT, env });
   const exit = once(npm, 'exit').then(([code]) => code as number | null);
