@@ -221,6 +221,18 @@ export const FIELD_ERROR_CODES = {
   ambiguous:
     'The number belongs to several companies in the registry, so it cannot identify one to monitor.',
   invalid: 'The value breaks a rule of the contract.',
+  credentials_not_allowed:
+    'The webhook URL carries a user name or password (user:password@); deliveries are authenticated by their signature.',
+  ip_address_not_allowed:
+    'The webhook URL names an IP address (dotted, bracketed IPv6, or a decimal, octal or hexadecimal number) instead of a host name.',
+  localhost_not_allowed: 'The webhook URL points at localhost or a name under .localhost.',
+  single_label_host:
+    'The webhook URL host is a single label (https://intranet/) rather than a fully qualified public name.',
+  special_use_host:
+    'The webhook URL host is, or ends in, a special-use name that never leads to a public endpoint: local, test, internal, invalid, example, home.arpa or onion.',
+  invalid_port: 'The webhook URL port is outside 1 to 65535 (no port means 443).',
+  fragment_not_allowed:
+    'The webhook URL has a #fragment, which is never sent to the receiver; use a path or query string.',
 } as const;
 
 export type FieldErrorCode = keyof typeof FIELD_ERROR_CODES;

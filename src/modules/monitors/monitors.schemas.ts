@@ -62,7 +62,7 @@ const WebhookUrl = Type.String({
   pattern: '^https://',
   [FORMAT_DESCRIPTION]: 'an https:// URL',
   description:
-    'A public HTTPS endpoint: no credentials, IP literals, or localhost, single-label, local, test, internal, invalid, example, home.arpa or onion names.',
+    'A public HTTPS endpoint named by a fully qualified host name (international names in their xn-- form): no credentials, IP literals in any form, localhost, single-label names, names under local, test, internal, invalid, example, home.arpa or onion, port 0, or #fragment. Any port from 1 to 65535 and a query string are allowed.',
 });
 
 export const MonitorSnapshotSchema = Type.Object(
