@@ -12,7 +12,7 @@ import { startServer } from '../src/server.js';
 const UNLIMITED = '1000000';
 
 /** The real server on a fresh SQLite file, rate limits out of the way, with one sandbox key. */
-export async function startBenchServer(): Promise<{
+export async function startBenchServer(env: Record<string, string> = {}): Promise<{
   baseUrl: string;
   key: string;
   close(): Promise<void>;
@@ -28,6 +28,7 @@ export async function startBenchServer(): Promise<{
       RATE_LIMIT_IP_BURST: UNLIMITED,
       RATE_LIMIT_IP_PER_SECOND: UNLIMITED,
       SNAPSHOT_DAILY_ALLOWANCE: '100000000',
+      ...env,
     }),
   );
   const deps = { clock: systemClock, newId: createIdGenerator(systemClock) };

@@ -6,6 +6,7 @@ import { authOverhead } from './auth-overhead.js';
 import { formatChecks } from './format-checks.js';
 import { scheduledRechecks, schedulerTick } from './monitor-scheduler.js';
 import { sandboxChecks } from './sandbox-checks.js';
+import { sqliteDurability } from './sqlite-durability.js';
 import { usageSummary } from './usage-summary.js';
 
 const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
@@ -17,6 +18,10 @@ const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
   {
     name: 'sandbox POST /checks on SQLite vs bare Fastify (50 connections, median of 3 x 2 s)',
     run: sandboxChecks,
+  },
+  {
+    name: 'sandbox POST /checks with SQLITE_SYNCHRONOUS=full vs normal (50 connections, median of 3 x 2 s)',
+    run: sqliteDurability,
   },
   { name: 'usage summary with one million usage events vs none (SQLite)', run: usageSummary },
   {
