@@ -8,7 +8,7 @@ const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 
 const DOC_ID = 'https://firmwatch.test/openapi.json';
-const escape = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
+const pointerPart = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
 
 export interface OpenApiValidator {
   doc: Json;
@@ -19,7 +19,7 @@ export interface OpenApiValidator {
 
 /** The JSON pointer of an operation's JSON response schema. */
 export function responseSchema(path: string, method: string, status: number): string {
-  return `/paths/${escape(path)}/${method}/responses/${status}/content/${escape('application/json')}/schema`;
+  return `/paths/${pointerPart(path)}/${method}/responses/${status}/content/${pointerPart('application/json')}/schema`;
 }
 
 /**

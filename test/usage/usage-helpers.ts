@@ -1,6 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
@@ -36,11 +34,6 @@ export function countingSource(): RegistrySource & { calls: { lookup: number; se
 
 import type { TestApp } from '../helpers/app.js';
 import { get, type Json, readJson } from '../helpers/http.js';
-
-// ajv and ajv-formats are CommonJS; under NodeNext their default export sits one level down
-// (as in src/http/validation.ts).
-const Ajv2020 = Ajv2020Module.default;
-const addFormats = addFormatsModule.default;
 
 /** A sandbox GB VAT number that matches a fixture company. */
 export const MATCHED_CHECK = {
@@ -124,37 +117,4 @@ export async function startLiveSearchApp(
   return { app, baseUrl, close: () => app.close() };
 }
 
-const DOC_ID = 'https://firmwatch.test/openapi.json';
-const pointerPart = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** JSON pointer to a response schema of the served document. */
-export const responseSchema = (path: string, method: string, status: number) =>
-  `/paths/${pointerPart(path)}/${method}/responses/${status}/content/${pointerPart('application/json')}/schema`;
-
-/** Validators for any schema of the served OpenAPI document (Ajv, JSON Schema 2020-12). */
-export async function openApiValidators(baseUrl: string) {
-  const response = await fetch(`${baseUrl}/openapi.json`);
-  expect(response.status).toBe(200);
-  const doc = await readJson(response);
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-  addFormats(ajv);
-  // The whole document as one schema: every `#/components/schemas/<Name>` ref resolves within it.
-  ajv.addSchema({ ...doc, $id: DOC_ID });
-  const validatorAt = (pointer: string) => {
-    const validate = ajv.getSchema(`${DOC_ID}#${pointer}`);
-    if (!validate) throw new Error(`no schema at ${pointer}`);
-    return validate;
-  };
-  return {
-    doc,
-    expectValid(pointer: string, value: unknown) {
-      const validate = validatorAt(pointer);
-      const ok = validate(value);
-      expect(validate.errors ?? [], pointer).toEqual([]);
-      expect(ok).toBe(true);
-    },
-    expectInvalid(pointer: string, value: unknown) {
-      expect(validatorAt(pointer)(value), pointer).toBe(false);
-    },
-  };
-}
+export { responseSchema, servedOpenApi as openApiValidators } from '../helpers/openapi.js';

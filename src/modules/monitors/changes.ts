@@ -7,6 +7,7 @@ import type {
   MonitorSnapshot,
   WatchedField,
 } from './monitors.schemas.js';
+import { WATCHED_FIELDS } from './monitors.schemas.js';
 
 /** What a monitor remembers of a check: the watched fields of the company it found. */
 export function snapshotOfCheck(check: Check): MonitorSnapshot {
@@ -68,17 +69,9 @@ export function detectChanges(
   watched: readonly WatchedField[],
 ): MonitorChange[] {
   if (!isObservation(previous) || !isObservation(current)) return [];
-  const order: WatchedField[] = [
-    'registry_match_status',
-    'company_legal_status',
-    'legal_name',
-    'registration_number',
-    'vat_numbers',
-    'registered_address',
-  ];
-  return order
-    .filter((field) => watched.includes(field) && !SAME[field](previous, current))
-    .map((field) => ({ field, previous: previous[field], current: current[field] }));
+  return WATCHED_FIELDS.filter(
+    (field) => watched.includes(field) && !SAME[field](previous, current),
+  ).map((field) => ({ field, previous: previous[field], current: current[field] }));
 }
 
 const RANK: Record<EventSeverity, number> = { info: 0, warning: 1, high: 2 };
