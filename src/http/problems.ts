@@ -227,7 +227,7 @@ export const FIELD_ERROR_CODES = {
     'The webhook URL names an IP address (dotted, bracketed IPv6, or a decimal, octal or hexadecimal number) instead of a host name.',
   localhost_not_allowed: 'The webhook URL points at localhost or a name under .localhost.',
   single_label_host:
-    'The webhook URL host is a single label (https://intranet/) rather than a fully qualified public name.',
+    'The webhook URL host is a single label (such as intranet) rather than a fully qualified public name.',
   special_use_host:
     'The webhook URL host is, or ends in, a special-use name that never leads to a public endpoint: local, test, internal, invalid, example, home.arpa or onion.',
   invalid_port: 'The webhook URL port is outside 1 to 65535 (no port means 443).',
