@@ -90,7 +90,7 @@ export function createMonitorScheduler(
     );
     try {
       return await transact(async (trx) => {
-        const fresh = await findMonitorForRecheck(trx, row.id);
+        const fresh = await findMonitorForRecheck(trx, row.id, { lock: true });
         if (!fresh || fresh.lease_owner !== lease.owner) throw new LeaseLostError(row.id);
         // Paused or archived since it was claimed: not rechecked, and the claim is given back.
         if (fresh.archived_at !== null || fresh.status === 'paused') {

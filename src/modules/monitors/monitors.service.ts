@@ -275,7 +275,7 @@ export async function createMonitor(
   // failure count, an event) and retries soon; the first good answer becomes its baseline.
   const degraded = isObservation(snapshot)
     ? undefined
-    : applyTransition(row, 'source_unavailable', now);
+    : applyTransition(row, { kind: 'source_unavailable' }, now);
   const created: MonitorsTable = degraded
     ? { ...row, ...degraded.update, last_event_at: degraded.events.length > 0 ? at : null }
     : row;
@@ -290,12 +290,8 @@ export async function createMonitor(
   };
 }
 
-function applyTransition(
-  row: MonitorsTable,
-  kind: RecheckOutcome['kind'] | RecheckOutcome,
-  now: Date,
-) {
-  const outcome = typeof kind === 'string' ? ({ kind } as RecheckOutcome) : kind;
+/** The state machine's decision (monitor-states.ts), as the columns it changes. */
+function applyTransition(row: MonitorsTable, outcome: RecheckOutcome, now: Date) {
   const next = afterRecheck(row, outcome, now);
   const update: MonitorUpdate = {
     status: next.status,
@@ -445,7 +441,11 @@ export async function performRecheck(
   const snapshot = snapshotOfCheck(check);
   const previous = JSON.parse(row.latest_snapshot) as MonitorSnapshot;
   const observed = isObservation(snapshot);
-  const transition = applyTransition(row, observed ? 'observed' : 'source_unavailable', now);
+  const transition = applyTransition(
+    row,
+    { kind: observed ? 'observed' : 'source_unavailable' },
+    now,
+  );
   // A baseline the registry never answered is replaced by the first answer, not compared with it.
   const changes = detectChanges(
     previous,
@@ -522,7 +522,7 @@ export async function recordUnpaidRecheck(
   code: 'paid_access_required' | 'insufficient_credits' | 'simulated_credit_shortage',
   lease?: { owner: string },
 ): Promise<boolean> {
-  const row = await findMonitorForRecheck(db, monitorId);
+  const row = await findMonitorForRecheck(db, monitorId, { lock: true });
   if (!row || row.archived_at !== null) return false;
   if (lease && row.lease_owner !== lease.owner) return false;
   const now = deps.clock.now();

@@ -37,13 +37,17 @@ export async function findMonitor(
   return query.executeTakeFirst();
 }
 
-/** Any monitor by id, for the scheduler (which acts for whichever workspace owns it). */
+/**
+ * Any monitor by id, whichever workspace owns it (the scheduler acts for all of them). Inside a
+ * transaction on PostgreSQL, `lock` holds its row until the transaction ends (see findMonitor).
+ */
 export async function findMonitorForRecheck(
   db: Kysely<Database>,
   id: string,
+  { lock = false }: { lock?: boolean } = {},
 ): Promise<MonitorRow | undefined> {
   let query = db.selectFrom('monitors').selectAll().where('id', '=', id);
-  if (isPostgres(db)) query = query.forUpdate();
+  if (lock && isPostgres(db)) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
