@@ -6,8 +6,8 @@ export default defineConfig({
     // Verbose: every test is listed with its dialect, so a run shows the PostgreSQL tests it ran.
     reporters: ['verbose'],
     globalSetup: ['test/global-setup.ts'],
-    // Process tests spawn the real CLI; give them room on a 2-core CI machine.
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Process tests spawn the real CLI, several times each; give them room on a busy 2-core machine.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });
