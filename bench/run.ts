@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: speed and memory targets, each measured as a ratio against a baseline taken in
  * the same run (absolute figures depend on the machine; ratios much less so).
+ * `npm run bench -- <word>` runs only the benchmarks whose name contains the word.
  */
 import { authOverhead } from './auth-overhead.js';
 import { formatChecks } from './format-checks.js';
@@ -34,6 +35,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
   },
 ];
 
-for (const benchmark of benchmarks) {
+const only = process.argv[2]?.toLowerCase();
+for (const benchmark of benchmarks.filter((b) => !only || b.name.toLowerCase().includes(only))) {
   console.log(`${benchmark.name}:\n  ${await benchmark.run()}`);
 }
