@@ -51,6 +51,7 @@ import {
   MonitorSchema,
   MonitorSnapshotSchema,
   MonitorUpdateResponseSchema,
+  WebhookEnvelopeSchema,
 } from './modules/monitors/monitors.schemas.js';
 import { usageRoutes } from './modules/usage/usage.routes.js';
 import { UsageSummarySchema } from './modules/usage/usage.schemas.js';
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     MonitorCreateResponseSchema,
     MonitorUpdateResponseSchema,
     MonitorRunResponseSchema,
+    WebhookEnvelopeSchema,
   ]) {
     app.addSchema(schema);
     addSharedSchema(schema);

@@ -20,7 +20,7 @@ import {
   type TokenBucketStore,
 } from './lib/token-bucket.js';
 import { createStarterWorkspace } from './modules/accounts/accounts.service.js';
-import { startBackgroundWork } from './worker.js';
+import { type BackgroundWorkOptions, startBackgroundWork } from './worker.js';
 
 export interface StarterWorkspace {
   workspace_id: string;
@@ -46,6 +46,8 @@ export interface StartOptions {
   logDestination?: 1 | 2;
   /** Extends the app before it listens (embedding, test fixtures). */
   beforeListen?: (app: FastifyInstance) => Promise<void>;
+  /** The background work's webhook network (tests: their resolver and CA). */
+  webhookNetwork?: BackgroundWorkOptions['webhookNetwork'];
 }
 
 function connectRedis(url: string, logger: Logger): TokenBucketStore {
@@ -116,7 +118,7 @@ export async function startServer(
     const stopIdempotencyPurge = scheduleIdempotencyPurge(database.db, clock, app.log);
     const stopSnapshotRetention = scheduleSnapshotRetention(database.db, clock, app.log);
     const background = config.workerInServe
-      ? startBackgroundWork(database, domain, app.log)
+      ? startBackgroundWork(database, domain, app.log, { webhookNetwork: options.webhookNetwork })
       : undefined;
 
     return {

@@ -7,10 +7,12 @@ import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { domainDeps } from './domain.js';
 import { createMonitorScheduler } from './jobs/monitor-scheduler.js';
+import { createWebhookDeliverer } from './jobs/webhook-deliverer.js';
 import { systemClock } from './lib/clock.js';
 import { createIdGenerator } from './lib/ids.js';
 import { createLogger } from './lib/logger.js';
 import type { MonitorsDeps } from './modules/monitors/monitors.service.js';
+import { createWebhookSender, type WebhookNetwork } from './modules/webhooks/sender.js';
 
 /** A name for this process's leases: unique, and readable in the database when debugging. */
 export function workerName(): string {
@@ -21,21 +23,44 @@ export interface BackgroundWork {
   stop(): Promise<void>;
 }
 
+export interface BackgroundWorkOptions {
+  /**
+   * The network webhooks are delivered over (default: the system resolver, public addresses
+   * only, Node's certificate authorities). Only code can change it, never configuration: tests
+   * give their resolver and test CA here.
+   */
+  webhookNetwork?: WebhookNetwork;
+}
+
 /**
- * The background work of a process: the monitor scheduler. `serve` runs it beside the API unless
- * WORKER_IN_SERVE=false; `firmwatch worker` runs only this.
+ * The background work of a process: the monitor scheduler and the webhook deliverer. `serve` runs
+ * it beside the API unless WORKER_IN_SERVE=false; `firmwatch worker` runs only this.
  */
 export function startBackgroundWork(
   database: DatabaseHandle,
   deps: MonitorsDeps,
   log: FastifyBaseLogger | Logger,
+  options: BackgroundWorkOptions = {},
 ): BackgroundWork {
+  const owner = workerName();
   const scheduler = createMonitorScheduler(database, deps, {
-    owner: workerName(),
+    owner,
+    log: log as FastifyBaseLogger,
+  });
+  const sender = createWebhookSender({ network: options.webhookNetwork });
+  const deliverer = createWebhookDeliverer(database, deps, {
+    owner,
+    sender,
     log: log as FastifyBaseLogger,
   });
   scheduler.start();
-  return { stop: () => scheduler.stop() };
+  deliverer.start();
+  return {
+    async stop() {
+      await Promise.all([scheduler.stop(), deliverer.stop()]);
+      await sender.close();
+    },
+  };
 }
 
 export interface RunningWorker {
@@ -48,7 +73,7 @@ export interface RunningWorker {
 /** `firmwatch worker`: migrations, then background work only, no HTTP. */
 export async function startWorker(
   config: Config,
-  options: { logDestination?: 1 | 2 } = {},
+  options: { logDestination?: 1 | 2 } & BackgroundWorkOptions = {},
 ): Promise<RunningWorker> {
   const log = createLogger(
     config.logLevel,
@@ -64,7 +89,7 @@ export async function startWorker(
       snapshotsPerDay: config.snapshotsPerDay,
       monitorSlots: config.monitorSlots,
     });
-    const work = startBackgroundWork(database, deps, log);
+    const work = startBackgroundWork(database, deps, log, options);
     log.info({ dialect: database.dialect }, 'worker started');
     return {
       log,

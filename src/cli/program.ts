@@ -2,17 +2,20 @@ import { Command } from 'commander';
 import { ConfigError, describeDatabase, loadConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
+import { HttpProblem } from '../http/problems.js';
 import { AccountsError } from '../modules/accounts/accounts.service.js';
 import { closeOnSignals, type StarterWorkspace, startServer } from '../server.js';
 import { startWorker } from '../worker.js';
 import { addAccountsCommands } from './accounts-commands.js';
 import { addBillingCommands } from './billing-commands.js';
+import { addEventsCommands } from './events-commands.js';
 import { type CommandOutput, jsonOption, printError, printResult } from './output.js';
 
 function describeFailure(error: unknown): { code: string; message: string } {
   if (error instanceof ConfigError) return { code: 'invalid_config', message: error.message };
   if (error instanceof MigrationError) return { code: 'migration_failed', message: error.message };
   if (error instanceof AccountsError) return { code: error.code, message: error.message };
+  if (error instanceof HttpProblem) return { code: error.code, message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'failed', message };
 }
@@ -153,6 +156,7 @@ export function buildCli(json: boolean): Command {
 
   addAccountsCommands(program, run);
   addBillingCommands(program, run);
+  addEventsCommands(program, run);
 
   return program;
 }

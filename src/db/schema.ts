@@ -160,6 +160,8 @@ export interface MonitorsTable {
   archived_at: string | null;
   lease_owner: string | null;
   lease_expires_at: string | null;
+  /** Why its webhook needs attention (`webhook_failed`, `webhook_gone`), or null. */
+  webhook_error_code: string | null;
 }
 
 export interface MonitorEventsTable {
@@ -182,6 +184,43 @@ export interface MonitorEventsTable {
   created_at: string;
 }
 
+export type WebhookDeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  monitor_id: string;
+  /** The URL this delivery goes to: the monitor's when the event was recorded. */
+  url: string;
+  /** The envelope bytes, fixed when the event was recorded. */
+  body: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  /** Null once delivered or failed. */
+  next_attempt_at: string | null;
+  last_response_status: number | null;
+  last_error_code: string | null;
+  created_at: string;
+  completed_at: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  delivery_id: string;
+  /** 1 for the first attempt of the delivery. */
+  number: number;
+  attempted_at: string;
+  /** The address connected to (or refused), when the host resolved. */
+  address: string | null;
+  response_status: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  duration_ms: number;
+  /** The first bytes of the response body, as text. */
+  response_excerpt: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -196,6 +235,8 @@ export interface Database {
   usage_totals: UsageTotalsTable;
   monitors: MonitorsTable;
   monitor_events: MonitorEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
@@ -206,3 +247,5 @@ export type NewApiKeyRow = Insertable<ApiKeysTable>;
 export type IdempotencyRecordRow = Selectable<IdempotencyRecordsTable>;
 export type MonitorRow = Selectable<MonitorsTable>;
 export type MonitorEventRow = Selectable<MonitorEventsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptsTable>;

@@ -1,5 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { WEBHOOKS_OPENAPI } from '../modules/webhooks/webhook.openapi.js';
 import { PROBLEM_TYPES, type ProblemCode, problemTypeUri } from './problems.js';
 
 export const OPENAPI_VERSION = '1.1.0';
@@ -40,6 +41,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
       security: [{ bearerAuth: [] }],
+      webhooks: WEBHOOKS_OPENAPI,
       tags: [
         { name: 'Discovery', description: 'What this API is and where its reference lives.' },
         { name: 'Checks', description: 'Identifier checks with four separate findings.' },

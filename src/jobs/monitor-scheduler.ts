@@ -18,6 +18,7 @@ import {
   releaseMonitorLease,
 } from '../modules/monitors/monitors.store.js';
 import { unpaidReason } from '../modules/monitors/recheck-payment.js';
+import { inLanes, jobLoop } from './job-loop.js';
 import { claimDue, LeaseLostError } from './leases.js';
 
 export interface SchedulerOptions {
@@ -137,40 +138,9 @@ export function createMonitorScheduler(
         else options.log?.error({ err: error, monitor_id: id }, 'monitor recheck failed');
       }
     };
-    const queue = [...ids];
-    const lanes = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-      for (let id = queue.shift(); id !== undefined; id = queue.shift()) await recheckOne(id);
-    });
-    await Promise.all(lanes);
+    await inLanes(ids, concurrency, recheckOne);
     return result;
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
-  return {
-    tick,
-    start(idleMs = 1000) {
-      stopped = false;
-      const loop = () => {
-        running = tick()
-          .then(
-            (result) => result.claimed === batchSize,
-            (error: unknown) => {
-              options.log?.error({ err: error }, 'scheduler tick failed');
-              return false;
-            },
-          )
-          .then((full) => {
-            if (!stopped) timer = setTimeout(loop, full ? 0 : idleMs);
-          });
-      };
-      loop();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return { tick, ...jobLoop(tick, { batchSize, name: 'scheduler', log: options.log }) };
 }

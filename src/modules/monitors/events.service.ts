@@ -7,6 +7,7 @@ import { toTimestamp } from '../../lib/clock.js';
 import { type IdGenerator, isIdOf } from '../../lib/ids.js';
 import type { Principal } from '../accounts/key-verifier.js';
 import { scopeOf } from '../companies/companies.service.js';
+import { enqueueDelivery } from '../webhooks/deliveries.service.js';
 import type {
   EventSeverity,
   EventType,
@@ -25,9 +26,9 @@ export interface NewEvent {
 }
 
 /**
- * Records an event of a monitor in the caller's transaction. Its delivery starts `pending` when the
- * monitor has a webhook URL (the delivery worker takes it from there) and `not_configured`
- * otherwise. Returns the event's id.
+ * Records an event of a monitor in the caller's transaction. When the monitor has a webhook URL,
+ * the event's delivery (`pending`) is written with it, for the delivery worker to send; otherwise
+ * its delivery is `not_configured`. Returns the event's id.
  */
 export async function recordEvent(
   db: Kysely<Database>,
@@ -37,7 +38,7 @@ export async function recordEvent(
   now: Date = deps.clock.now(),
 ): Promise<string> {
   const id = deps.newId('evt');
-  await insertMonitorEvent(db, {
+  const row: MonitorEventsTable = {
     id,
     workspace_id: monitor.workspace_id,
     environment: monitor.environment,
@@ -53,7 +54,10 @@ export async function recordEvent(
     response_status: null,
     acknowledged_at: null,
     created_at: toTimestamp(now),
-  });
+  };
+  await insertMonitorEvent(db, row);
+  // The outbox: the event and its delivery commit together or not at all.
+  if (monitor.webhook_url !== null) await enqueueDelivery(db, deps, row, monitor.webhook_url);
   return id;
 }
 

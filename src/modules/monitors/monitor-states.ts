@@ -47,14 +47,59 @@ export function retryDelayMs(failures: number, cadence: MonitorCadence): number 
   return Math.min(backoff, MAX_RETRY_MS, CADENCE_MS[cadence]);
 }
 
-/** The status a paused monitor resumes to: what its health calls for. */
-export function statusWhenResumed(
-  monitor: Pick<MonitorRow, 'health' | 'failure_count'>,
-): MonitorStatus {
-  const needsAttention =
+/** Why a monitor's webhook needs attention: its last delivery failed for good, or answered 410. */
+export type WebhookErrorCode = 'webhook_failed' | 'webhook_gone';
+
+type StateInputs = Pick<MonitorRow, 'health' | 'failure_count'> & {
+  webhook_error_code?: string | null;
+};
+
+/** Whether a monitor that is not paused needs attention: credits, an outage, or its webhook. */
+function needsAttention(monitor: StateInputs): boolean {
+  return (
     monitor.health === 'needs_credits' ||
-    (monitor.health === 'source_degraded' && monitor.failure_count >= ATTENTION_AFTER_FAILURES);
-  return needsAttention ? 'attention' : 'active';
+    (monitor.health === 'source_degraded' && monitor.failure_count >= ATTENTION_AFTER_FAILURES) ||
+    (monitor.webhook_error_code ?? null) !== null
+  );
+}
+
+/** The status a paused monitor resumes to: what its health and webhook call for. */
+export function statusWhenResumed(monitor: StateInputs): MonitorStatus {
+  return needsAttention(monitor) ? 'attention' : 'active';
+}
+
+/**
+ * A delivery failed for good (the last scheduled attempt, or a 410 Gone): the monitor needs
+ * attention until a delivery succeeds again or its webhook URL is set anew. A paused monitor stays
+ * paused; a source's error code, already there, is not hidden.
+ */
+export function afterWebhookFailure(
+  monitor: Pick<MonitorRow, 'status' | 'last_error_code'>,
+  code: WebhookErrorCode,
+): Pick<MonitorRow, 'status' | 'webhook_error_code' | 'last_error_code'> {
+  return {
+    status: monitor.status === 'paused' ? 'paused' : 'attention',
+    webhook_error_code: code,
+    last_error_code: monitor.last_error_code ?? code,
+  };
+}
+
+/** A delivery succeeded, or the webhook URL was set again: the webhook no longer needs attention. */
+export function afterWebhookRecovered(
+  monitor: Pick<
+    MonitorRow,
+    'status' | 'health' | 'failure_count' | 'last_error_code' | 'webhook_error_code'
+  >,
+): Pick<MonitorRow, 'status' | 'webhook_error_code' | 'last_error_code'> {
+  return {
+    status:
+      monitor.status === 'paused'
+        ? 'paused'
+        : statusWhenResumed({ ...monitor, webhook_error_code: null }),
+    webhook_error_code: null,
+    last_error_code:
+      monitor.last_error_code === monitor.webhook_error_code ? null : monitor.last_error_code,
+  };
 }
 
 /** What a recheck (scheduled or manual) found. */
@@ -79,21 +124,25 @@ export interface Transition {
 /**
  * The state after a recheck. A paused monitor stays paused whatever a manual run finds; otherwise
  * the status is `attention` while the monitor needs credits or after ATTENTION_AFTER_FAILURES
- * consecutive outages, and `active` again on the first good answer.
+ * consecutive outages (or while its webhook fails), and `active` again on the first good answer.
  */
 export function afterRecheck(
-  monitor: Pick<MonitorRow, 'id' | 'status' | 'health' | 'failure_count' | 'cadence'>,
+  monitor: Pick<MonitorRow, 'id' | 'status' | 'health' | 'failure_count' | 'cadence'> & {
+    webhook_error_code?: string | null;
+  },
   outcome: RecheckOutcome,
   now: Date,
 ): Transition {
   const keep = (status: MonitorStatus) => (monitor.status === 'paused' ? 'paused' : status);
+  // A failing webhook keeps the monitor in attention whatever the source does (afterWebhookFailure).
+  const webhookError = monitor.webhook_error_code ?? null;
   switch (outcome.kind) {
     case 'observed':
       return {
-        status: keep('active'),
+        status: keep(webhookError !== null ? 'attention' : 'active'),
         health: 'healthy',
         failure_count: 0,
-        last_error_code: null,
+        last_error_code: webhookError,
         next_check_at: nextRegularCheck(monitor.id, monitor.cadence, now),
         events:
           monitor.health === 'source_degraded'
@@ -103,7 +152,9 @@ export function afterRecheck(
     case 'source_unavailable': {
       const failures = monitor.failure_count + 1;
       return {
-        status: keep(failures >= ATTENTION_AFTER_FAILURES ? 'attention' : 'active'),
+        status: keep(
+          failures >= ATTENTION_AFTER_FAILURES || webhookError !== null ? 'attention' : 'active',
+        ),
         health: 'source_degraded',
         failure_count: failures,
         last_error_code: 'registry_unavailable',

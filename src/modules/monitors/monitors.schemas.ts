@@ -153,6 +153,29 @@ export const MonitorEventSchema = Type.Object(
 export type MonitorEvent = Static<typeof MonitorEventSchema>;
 export type EventSeverity = MonitorEvent['severity'];
 
+export const WEBHOOK_API_VERSION = '2026-08-29';
+
+/** The body of a webhook delivery (contract section 6): fixed when the event is recorded. */
+export const WebhookEnvelopeSchema = Type.Object(
+  {
+    id: idOf('evt'),
+    type: Type.Enum([...EVENT_TYPES]),
+    api_version: Type.Literal(WEBHOOK_API_VERSION),
+    created_at: Type.String({ format: 'date-time' }),
+    data: Type.Object(
+      {
+        monitor_id: idOf('mon'),
+        changes: Type.Array(Type.Ref('MonitorChange')),
+        check_id: Type.Optional(idOf('chk')),
+        snapshot: Type.Optional(Type.Ref('MonitorSnapshot')),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'WebhookEnvelope', additionalProperties: false },
+);
+export type WebhookEnvelope = Static<typeof WebhookEnvelopeSchema>;
+
 const SigningSecret = Type.String({
   pattern: '^svcwhsec_',
   readOnly: true,

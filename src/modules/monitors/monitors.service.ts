@@ -18,6 +18,7 @@ import { detectChanges, isObservation, severityOfChanges, snapshotOfCheck } from
 import { recordEvent } from './events.service.js';
 import {
   afterRecheck,
+  afterWebhookRecovered,
   MONTHLY_CHECKS,
   nextRegularCheck,
   type RecheckOutcome,
@@ -270,6 +271,7 @@ export async function createMonitor(
     archived_at: null,
     lease_owner: null,
     lease_expires_at: null,
+    webhook_error_code: null,
   };
   // A baseline the registry could not answer detects nothing yet: the monitor says so (health,
   // failure count, an event) and retries soon; the first good answer becomes its baseline.
@@ -369,6 +371,9 @@ export async function updateMonitorSettings(
   }
   if (request.webhook_url && row.webhook_secret === null)
     update.webhook_secret = newSigningSecret();
+  // Setting the URL (a new one, the same again, or none) is how a failing webhook is dealt with.
+  if (request.webhook_url !== undefined && row.webhook_error_code !== null)
+    Object.assign(update, afterWebhookRecovered({ ...row, ...update }));
 
   if (Object.keys(update).length > 0) {
     update.updated_at = toTimestamp(now);

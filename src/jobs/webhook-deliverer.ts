@@ -1,0 +1,119 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle } from '../db/database.js';
+import { type Clock, toTimestamp } from '../lib/clock.js';
+import { PACKAGE_VERSION } from '../lib/package-version.js';
+import { recordAttempt } from '../modules/webhooks/deliveries.service.js';
+import { DUE_DELIVERIES, findDeliveryToAttempt } from '../modules/webhooks/deliveries.store.js';
+import type { WebhookSender } from '../modules/webhooks/sender.js';
+import {
+  EVENT_ID_HEADER,
+  SIGNATURE_HEADER,
+  signatureHeader,
+  TIMESTAMP_HEADER,
+  timestampHeader,
+} from '../modules/webhooks/signature.js';
+import { inLanes, type JobLoop, jobLoop } from './job-loop.js';
+import { claimDue, LeaseLostError } from './leases.js';
+
+export const WEBHOOK_USER_AGENT = `firmwatch-webhooks/${PACKAGE_VERSION}`;
+
+export interface DelivererOptions {
+  /** This worker's name on the leases it holds (unique per process). */
+  owner: string;
+  sender: WebhookSender;
+  /** Longer than an attempt can take (connect + response timeouts), so a live attempt keeps it. */
+  leaseMs?: number;
+  batchSize?: number;
+  /** Attempts in flight at once (to different receivers, or the same one over keep-alive). */
+  concurrency?: number;
+  log?: FastifyBaseLogger;
+}
+
+export interface DeliveryTickResult {
+  claimed: number;
+  delivered: number;
+  retrying: number;
+  failed: number;
+  /** Claims lost to another worker (an expired lease) or failed; tried again later. */
+  skipped: number;
+}
+
+export interface WebhookDeliverer extends JobLoop {
+  tick(): Promise<DeliveryTickResult>;
+}
+
+/**
+ * The webhook delivery worker: claims due deliveries from the outbox with a lease (as the scheduler
+ * claims monitors), signs each attempt afresh, sends it through the SSRF-safe sender and records
+ * the attempt, all of it only while the lease holds. A worker that dies mid-attempt loses its lease
+ * and the delivery is attempted again: delivery is at least once.
+ */
+export function createWebhookDeliverer(
+  database: DatabaseHandle,
+  deps: { clock: Clock },
+  options: DelivererOptions,
+): WebhookDeliverer {
+  const { db, transact } = database;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const batchSize = options.batchSize ?? 100;
+  const concurrency = options.concurrency ?? 32;
+  const owner = options.owner;
+
+  async function attempt(id: string): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
+    const delivery = await findDeliveryToAttempt(db, id);
+    if (!delivery || delivery.lease_owner !== owner || delivery.webhook_secret === null)
+      return 'skipped';
+    const attemptedAt = deps.clock.now();
+    const timestamp = timestampHeader(attemptedAt);
+    const result = await options.sender.send({
+      url: delivery.url,
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': WEBHOOK_USER_AGENT,
+        [EVENT_ID_HEADER]: delivery.event_id,
+        [TIMESTAMP_HEADER]: timestamp,
+        [SIGNATURE_HEADER]: signatureHeader(delivery.webhook_secret, timestamp, delivery.body),
+      },
+      body: delivery.body,
+    });
+    return transact(async (trx) => {
+      const status = await recordAttempt(trx, delivery, result, attemptedAt, {
+        owner,
+        now: deps.clock.now(),
+      });
+      if (status === null) throw new LeaseLostError(id);
+      return status;
+    });
+  }
+
+  async function tick(): Promise<DeliveryTickResult> {
+    const now = deps.clock.now();
+    const ids = await transact((trx) =>
+      claimDue(trx, DUE_DELIVERIES, {
+        now: toTimestamp(now),
+        leaseExpiresAt: toTimestamp(new Date(now.getTime() + leaseMs)),
+        owner,
+        limit: batchSize,
+      }),
+    );
+    const result: DeliveryTickResult = {
+      claimed: ids.length,
+      delivered: 0,
+      retrying: 0,
+      failed: 0,
+      skipped: 0,
+    };
+    await inLanes(ids, concurrency, async (id) => {
+      try {
+        result[await attempt(id)] += 1;
+      } catch (error) {
+        result.skipped += 1;
+        if (error instanceof LeaseLostError) options.log?.info({ delivery_id: id }, error.message);
+        else options.log?.error({ err: error, delivery_id: id }, 'webhook delivery failed');
+      }
+    });
+    return result;
+  }
+
+  return { tick, ...jobLoop(tick, { batchSize, name: 'webhook deliverer', log: options.log }) };
+}

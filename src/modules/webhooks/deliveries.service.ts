@@ -1,0 +1,268 @@
+import type { Kysely } from 'kysely';
+import type {
+  Database,
+  MonitorEventsTable,
+  WebhookDeliveryAttemptRow,
+  WebhookDeliveryRow,
+  WebhookDeliveryStatus,
+} from '../../db/schema.js';
+import { HttpProblem } from '../../http/problems.js';
+import { type Clock, toTimestamp } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import { afterWebhookFailure, afterWebhookRecovered } from '../monitors/monitor-states.js';
+import { WEBHOOK_API_VERSION, type WebhookEnvelope } from '../monitors/monitors.schemas.js';
+import { findMonitorForRecheck, updateMonitor } from '../monitors/monitors.store.js';
+import {
+  completeLeasedAttempt,
+  findEventById,
+  insertAttempt,
+  insertDelivery,
+  listAttemptsOfDeliveries,
+  listDeliveriesOfEvent,
+  updateDelivery,
+  updateEventDelivery,
+} from './deliveries.store.js';
+import { nextAttemptDelayMs } from './delivery-schedule.js';
+import type { AttemptResult } from './sender.js';
+
+type EventFields = Pick<
+  MonitorEventsTable,
+  'id' | 'type' | 'created_at' | 'monitor_id' | 'changes' | 'check_id' | 'snapshot'
+>;
+
+/** The webhook body of an event (contract section 6), as the exact bytes every attempt sends. */
+export function envelopeBody(event: EventFields): string {
+  const envelope: WebhookEnvelope = {
+    id: event.id,
+    type: event.type as WebhookEnvelope['type'],
+    api_version: WEBHOOK_API_VERSION,
+    created_at: event.created_at,
+    data: {
+      monitor_id: event.monitor_id,
+      changes: JSON.parse(event.changes),
+      ...(event.check_id !== null ? { check_id: event.check_id } : {}),
+      ...(event.snapshot !== null ? { snapshot: JSON.parse(event.snapshot) } : {}),
+    },
+  };
+  return JSON.stringify(envelope);
+}
+
+/**
+ * The outbox write: the delivery of a just-recorded event, in the same transaction, to the URL the
+ * monitor has now, due at once.
+ */
+export async function enqueueDelivery(
+  db: Kysely<Database>,
+  deps: { newId: IdGenerator },
+  event: EventFields,
+  url: string,
+): Promise<void> {
+  await insertDelivery(db, {
+    id: deps.newId('dlv'),
+    event_id: event.id,
+    monitor_id: event.monitor_id,
+    url,
+    body: envelopeBody(event),
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: event.created_at,
+    last_response_status: null,
+    last_error_code: null,
+    created_at: event.created_at,
+    completed_at: null,
+    lease_owner: null,
+    lease_expires_at: null,
+  });
+}
+
+export type AttemptVerdict =
+  | { status: 'delivered' }
+  | { status: 'retrying'; nextAttemptAt: Date }
+  | { status: 'failed'; monitorError: 'webhook_failed' | 'webhook_gone' };
+
+/**
+ * What an attempt means for its delivery: any 2xx accepts; 410 Gone gives up at once; anything else
+ * (a 3xx, which is never followed, another status, no response at all) is retried on the schedule
+ * until the attempt limit.
+ */
+export function judgeAttempt(
+  deliveryId: string,
+  attempts: number,
+  result: Pick<AttemptResult, 'status'>,
+  now: Date,
+): AttemptVerdict {
+  if (result.status !== null && result.status >= 200 && result.status < 300)
+    return { status: 'delivered' };
+  if (result.status === 410) return { status: 'failed', monitorError: 'webhook_gone' };
+  const delay = nextAttemptDelayMs(deliveryId, attempts);
+  if (delay === null) return { status: 'failed', monitorError: 'webhook_failed' };
+  return { status: 'retrying', nextAttemptAt: new Date(now.getTime() + delay) };
+}
+
+/**
+ * Records an attempt in the caller's transaction: the delivery log entry, the delivery's new state,
+ * the event's `delivery` object (and `acknowledged_at` on the first 2xx), and what a final failure
+ * or a recovery means for the monitor. Returns the delivery's new status, or null, writing nothing,
+ * when the lease was lost meanwhile.
+ */
+export async function recordAttempt(
+  db: Kysely<Database>,
+  delivery: WebhookDeliveryRow,
+  result: AttemptResult,
+  attemptedAt: Date,
+  lease: { owner: string; now: Date },
+): Promise<AttemptVerdict['status'] | null> {
+  const attempts = delivery.attempts + 1;
+  const verdict = judgeAttempt(delivery.id, attempts, result, lease.now);
+  const now = toTimestamp(lease.now);
+  const finished = verdict.status !== 'retrying';
+  const held = await completeLeasedAttempt(
+    db,
+    delivery.id,
+    { owner: lease.owner, now },
+    {
+      status: verdict.status,
+      attempts,
+      next_attempt_at: verdict.status === 'retrying' ? toTimestamp(verdict.nextAttemptAt) : null,
+      last_response_status: result.status,
+      last_error_code: result.errorCode,
+      completed_at: finished ? now : null,
+    },
+  );
+  if (!held) return null;
+  await insertAttempt(db, {
+    delivery_id: delivery.id,
+    number: attempts,
+    attempted_at: toTimestamp(attemptedAt),
+    address: result.address,
+    response_status: result.status,
+    error_code: result.errorCode,
+    error_message: result.errorMessage,
+    duration_ms: result.durationMs,
+    response_excerpt: result.excerpt,
+  });
+  const event = await findEventById(db, delivery.event_id);
+  if (event) {
+    await updateEventDelivery(db, event.id, {
+      delivery_status: verdict.status,
+      delivery_attempts: event.delivery_attempts + 1,
+      response_status: result.status,
+      ...(verdict.status === 'delivered'
+        ? { delivered_at: now, acknowledged_at: event.acknowledged_at ?? now }
+        : {}),
+    });
+  }
+  const monitor = await findMonitorForRecheck(db, delivery.monitor_id, { lock: true });
+  if (monitor && monitor.archived_at === null) {
+    const change =
+      verdict.status === 'failed'
+        ? afterWebhookFailure(monitor, verdict.monitorError)
+        : verdict.status === 'delivered' && monitor.webhook_error_code !== null
+          ? afterWebhookRecovered(monitor)
+          : null;
+    if (change) await updateMonitor(db, monitor.id, { ...change, updated_at: now });
+  }
+  return verdict.status;
+}
+
+export interface RedeliveryResult {
+  delivery_id: string;
+  /** True when a delivery still retrying had its next attempt brought forward instead. */
+  brought_forward: boolean;
+  url: string;
+}
+
+/**
+ * `firmwatch events redeliver`: the event's body again, signed afresh at its attempt, to the
+ * monitor's webhook URL now. A delivery still being retried is not doubled: its next attempt is
+ * brought forward to now.
+ */
+export async function redeliverEvent(
+  db: Kysely<Database>,
+  deps: { clock: Clock; newId: IdGenerator },
+  eventId: string,
+): Promise<RedeliveryResult> {
+  const now = toTimestamp(deps.clock.now());
+  const event = await findEventById(db, eventId);
+  if (!event) throw new HttpProblem('not_found', { detail: `No monitoring event ${eventId}.` });
+  const deliveries = await listDeliveriesOfEvent(db, eventId);
+  const active = deliveries.find((delivery) => delivery.next_attempt_at !== null);
+  if (active) {
+    await updateDelivery(db, active.id, { next_attempt_at: now });
+    return { delivery_id: active.id, brought_forward: true, url: active.url };
+  }
+  const monitor = await findMonitorForRecheck(db, event.monitor_id);
+  if (!monitor?.webhook_url)
+    throw new HttpProblem('validation_failed', {
+      detail: `Monitor ${event.monitor_id} has no webhook URL to deliver ${eventId} to; set one with PATCH /v1/monitors/${event.monitor_id}.`,
+    });
+  const id = deps.newId('dlv');
+  await insertDelivery(db, {
+    id,
+    event_id: event.id,
+    monitor_id: event.monitor_id,
+    url: monitor.webhook_url,
+    // The body as first sent, byte for byte; an event never delivered gets the same bytes anew.
+    body: deliveries.at(-1)?.body ?? envelopeBody(event),
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    last_response_status: null,
+    last_error_code: null,
+    created_at: now,
+    completed_at: null,
+    lease_owner: null,
+    lease_expires_at: null,
+  });
+  await updateEventDelivery(db, event.id, { delivery_status: 'pending' });
+  return { delivery_id: id, brought_forward: false, url: monitor.webhook_url };
+}
+
+export interface DeliveryLogEntry {
+  id: string;
+  url: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  created_at: string;
+  completed_at: string | null;
+  log: Array<{
+    number: number;
+    attempted_at: string;
+    address: string | null;
+    response_status: number | null;
+    error_code: string | null;
+    error_message: string | null;
+    duration_ms: number;
+    response_excerpt: string | null;
+  }>;
+}
+
+/** The delivery log of an event, oldest delivery first, each with every attempt. */
+export async function deliveryLog(
+  db: Kysely<Database>,
+  eventId: string,
+): Promise<DeliveryLogEntry[]> {
+  if (!(await findEventById(db, eventId)))
+    throw new HttpProblem('not_found', { detail: `No monitoring event ${eventId}.` });
+  const deliveries = await listDeliveriesOfEvent(db, eventId);
+  const attempts = await listAttemptsOfDeliveries(
+    db,
+    deliveries.map((delivery) => delivery.id),
+  );
+  const byDelivery = new Map<string, WebhookDeliveryAttemptRow[]>();
+  for (const attempt of attempts)
+    byDelivery.set(attempt.delivery_id, [...(byDelivery.get(attempt.delivery_id) ?? []), attempt]);
+  return deliveries.map((delivery) => ({
+    id: delivery.id,
+    url: delivery.url,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    next_attempt_at: delivery.next_attempt_at,
+    created_at: delivery.created_at,
+    completed_at: delivery.completed_at,
+    log: (byDelivery.get(delivery.id) ?? []).map(
+      ({ delivery_id: _, ...attempt }: WebhookDeliveryAttemptRow) => attempt,
+    ),
+  }));
+}
