@@ -92,7 +92,7 @@ export const CONFIG_VARIABLES = [
     name: 'WORKER_IN_SERVE',
     default: 'true',
     meaning:
-      '`serve` also runs the background worker (monitor rechecks); `false` on API-only nodes that leave it to `npx firmwatch worker`',
+      '`serve` also runs the background worker (monitor rechecks and webhook deliveries); `false` on API-only nodes that leave it to `npx firmwatch worker`',
   },
   {
     name: 'RATE_LIMIT_KEY_BURST',

@@ -102,7 +102,7 @@ export function buildCli(json: boolean): Command {
   program
     .command('worker')
     .description(
-      'Run only the background work (monitor rechecks) until SIGTERM or SIGINT, without the HTTP API. For deployments that run API nodes (WORKER_IN_SERVE=false) and worker nodes separately.',
+      'Run only the background work (monitor rechecks and webhook deliveries) until SIGTERM or SIGINT, without the HTTP API. For deployments that run API nodes (WORKER_IN_SERVE=false) and worker nodes separately.',
     )
     .option('--json', 'print one JSON object when started; logs go to stderr')
     .action(async (options: { json?: boolean }) => {
