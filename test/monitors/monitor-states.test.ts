@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { MonitorRow } from '../../src/db/schema.js';
 import {
   afterRecheck,
+  afterWebhookFailure,
+  afterWebhookRecovered,
   CREDITS_RETRY_MS,
   nextRegularCheck,
   retryDelayMs,
@@ -123,5 +125,72 @@ describe('monitor state machine', () => {
     expect(new Set(spreads).size).toBeGreaterThan(150);
     expect(Math.max(...spreads)).toBeLessThan(3_600_000);
     expect(spreadMs('mon_x', 86_400_000)).toBe(spreadMs('mon_x', 86_400_000));
+  });
+});
+
+describe('monitor state machine: a failing webhook', () => {
+  const failing = { ...monitor({}), webhook_error_code: 'webhook_failed' };
+
+  it('puts a monitor in attention when a delivery fails for good; a paused one stays paused', () => {
+    expect(
+      afterWebhookFailure({ status: 'active', last_error_code: null }, 'webhook_gone'),
+    ).toEqual({
+      status: 'attention',
+      webhook_error_code: 'webhook_gone',
+      last_error_code: 'webhook_gone',
+    });
+    expect(
+      afterWebhookFailure(
+        { status: 'paused', last_error_code: 'registry_unavailable' },
+        'webhook_failed',
+      ),
+    ).toEqual({
+      status: 'paused',
+      webhook_error_code: 'webhook_failed',
+      // A source's error, already there, is not hidden.
+      last_error_code: 'registry_unavailable',
+    });
+  });
+
+  it('keeps it in attention through an answered recheck, and resumes a paused one into attention', () => {
+    expect(afterRecheck(failing, { kind: 'observed' }, NOW)).toMatchObject({
+      status: 'attention',
+      health: 'healthy',
+      last_error_code: 'webhook_failed',
+    });
+    expect(
+      afterRecheck({ ...failing, status: 'active' }, { kind: 'source_unavailable' }, NOW),
+    ).toMatchObject({
+      status: 'attention',
+      health: 'source_degraded',
+    });
+    expect(statusWhenResumed(failing)).toBe('attention');
+  });
+
+  it('returns to what its health says once the webhook recovers', () => {
+    const recovering = {
+      ...failing,
+      status: 'attention' as const,
+      last_error_code: 'webhook_failed',
+    };
+    expect(afterWebhookRecovered(recovering)).toEqual({
+      status: 'active',
+      webhook_error_code: null,
+      last_error_code: null,
+    });
+    expect(
+      afterWebhookRecovered({
+        ...recovering,
+        health: 'needs_credits',
+        last_error_code: 'insufficient_credits',
+      }),
+    ).toEqual({
+      status: 'attention',
+      webhook_error_code: null,
+      last_error_code: 'insufficient_credits',
+    });
+    expect(afterWebhookRecovered({ ...recovering, status: 'paused' })).toMatchObject({
+      status: 'paused',
+    });
   });
 });
