@@ -93,6 +93,18 @@ describe.each(DIALECTS)('webhook delivery end to end [%s]', (dialect) => {
         .digest('hex');
       expect(delivery.headers['service-signature']).toBe(`v1=${expected}`);
 
+      // The headers, against the webhook's header parameters in the served document.
+      const parameters: Json[] = openapi.doc.webhooks.monitorEvent.post.parameters;
+      expect(parameters.map((p) => p.name)).toEqual([
+        'Service-Event-Id',
+        'Service-Timestamp',
+        'Service-Signature',
+        'User-Agent',
+      ]);
+      for (const parameter of parameters) {
+        const value = delivery.headers[parameter.name.toLowerCase()];
+        expect(value, parameter.name).toEqual(expect.stringMatching(parameter.schema.pattern));
+      }
       const envelope = JSON.parse(delivery.rawBody.toString('utf8'));
       openapi.expectValid('/components/schemas/WebhookEnvelope', envelope);
       expect(envelope).toEqual({
