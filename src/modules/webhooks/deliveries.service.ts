@@ -152,12 +152,16 @@ export async function recordAttempt(
         : {}),
     });
   }
+  // Only a final failure, or a success after one, changes the monitor: most attempts leave it be.
+  if (verdict.status === 'retrying') return verdict.status;
+  const seen = await findMonitorForRecheck(db, delivery.monitor_id);
+  if (verdict.status === 'delivered' && seen?.webhook_error_code == null) return verdict.status;
   const monitor = await findMonitorForRecheck(db, delivery.monitor_id, { lock: true });
   if (monitor && monitor.archived_at === null) {
     const change =
       verdict.status === 'failed'
         ? afterWebhookFailure(monitor, verdict.monitorError)
-        : verdict.status === 'delivered' && monitor.webhook_error_code !== null
+        : monitor.webhook_error_code !== null
           ? afterWebhookRecovered(monitor)
           : null;
     if (change) await updateMonitor(db, monitor.id, { ...change, updated_at: now });
