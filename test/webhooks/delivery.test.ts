@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookDeliverer } from '../../src/jobs/webhook-deliverer.js';
+import { verifyWebhook, WebhookSignatureError } from '../../src/kit/webhooks.js';
 import { createWebhookSender } from '../../src/modules/webhooks/sender.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
@@ -105,7 +106,21 @@ describe.each(DIALECTS)('webhook delivery end to end [%s]', (dialect) => {
         const value = delivery.headers[parameter.name.toLowerCase()];
         expect(value, parameter.name).toEqual(expect.stringMatching(parameter.schema.pattern));
       }
+      // What the sender sends, the receivers' verifier accepts, and any change it refuses.
+      const verified = verifyWebhook({
+        secret,
+        headers: delivery.headers,
+        rawBody: delivery.rawBody,
+        now: t.clock.now(),
+      });
+      expect(verified.eventId).toBe(event.id);
+      const tampered = Buffer.from(delivery.rawBody);
+      tampered.writeUInt8(tampered.readUInt8(tampered.length - 2) ^ 1, tampered.length - 2);
+      expect(() =>
+        verifyWebhook({ secret, headers: delivery.headers, rawBody: tampered, now: t.clock.now() }),
+      ).toThrow(WebhookSignatureError);
       const envelope = JSON.parse(delivery.rawBody.toString('utf8'));
+      expect(verified.payload).toEqual(envelope);
       openapi.expectValid('/components/schemas/WebhookEnvelope', envelope);
       expect(envelope).toEqual({
         id: event.id,
