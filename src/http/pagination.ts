@@ -8,12 +8,16 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_CURSOR_LENGTH = 2048;
 
 export const PaginationQueryProperties = {
-  limit: Type.Integer({
-    minimum: 1,
-    maximum: MAX_LIMIT,
-    default: DEFAULT_LIMIT,
-    description: 'Items per page, 1 to 100.',
-  }),
+  // Optional to the caller (the document must not mark it required); validation fills in the
+  // default before a handler runs, which is why PageRequest has it.
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_LIMIT,
+      default: DEFAULT_LIMIT,
+      description: 'Items per page, 1 to 100.',
+    }),
+  ),
   cursor: Type.Optional(
     Type.String({
       minLength: 1,
@@ -26,7 +30,7 @@ export const PaginationQueryProperties = {
 export const PaginationQuery = Type.Object(PaginationQueryProperties, {
   additionalProperties: false,
 });
-export type PageRequest = Static<typeof PaginationQuery>;
+export type PageRequest = Static<typeof PaginationQuery> & { limit: number };
 
 export const PaginationSchema = Type.Object(
   {
