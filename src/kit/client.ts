@@ -1,0 +1,47 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, paths } from './api-types.js';
+
+/**
+ * `firmwatch/client`: a typed client for the whole /v1 API (README, "Typed client"). Its types are
+ * generated from the served OpenAPI document (api-types.ts, `npm run client:generate`); it ships
+ * to API consumers, so it imports openapi-fetch and those types only, never server code.
+ */
+
+export type { components, operations, paths, webhooks } from './api-types.js';
+
+type Schemas = components['schemas'];
+export type Problem = Schemas['Problem'];
+export type Check = Schemas['Check'];
+export type Company = Schemas['Company'];
+export type CountryCapability = Schemas['CountryCapability'];
+export type Monitor = Schemas['Monitor'];
+export type MonitorEvent = Schemas['MonitorEvent'];
+export type MonitorChange = Schemas['MonitorChange'];
+export type UsageSummary = Schemas['UsageSummary'];
+export type WebhookEnvelope = Schemas['WebhookEnvelope'];
+
+export type FirmwatchClient = Client<paths>;
+
+export interface FirmwatchClientOptions {
+  /**
+   * The API base including `/v1` (`https://firmwatch.example.com/v1`): the document's paths
+   * (`/checks`, `/monitors/{monitor_id}`) are relative to it, as in its `servers` URL.
+   */
+  baseUrl: string;
+  /** `svc_test_...` (sandbox) or `svc_live_...`; sent as `Authorization: Bearer <key>`. */
+  apiKey: string;
+  /** Another fetch (a proxy agent, a test double of the network); defaults to the global one. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/**
+ * Each method takes a path of the document and answers `{ data, error, response }`: `data` is the
+ * typed success body, `error` the typed `Problem` of a 4xx or 5xx (branch on its `code`).
+ */
+export function createFirmwatchClient(options: FirmwatchClientOptions): FirmwatchClient {
+  return createClient<paths>({
+    baseUrl: options.baseUrl,
+    headers: { Authorization: `Bearer ${options.apiKey}` },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}
