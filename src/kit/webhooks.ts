@@ -8,6 +8,7 @@ import {
   TIMESTAMP_HEADER,
   timestampHeader,
 } from '../modules/webhooks/signature.js';
+import type { components } from './api-types.js';
 
 /**
  * `firmwatch/webhooks`: what a receiver needs to check a firmwatch webhook (docs/webhooks.md).
@@ -21,6 +22,17 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 export const WEBHOOK_API_VERSION = '2026-08-29';
 
+type Schemas = components['schemas'];
+
+/** The body of a delivery (contract section 6), as the served OpenAPI document describes it. */
+export type WebhookEnvelope = Schemas['WebhookEnvelope'];
+/** A MonitorChange (contract section 2). */
+export type WebhookChange = Schemas['MonitorChange'];
+/** A MonitorSnapshot (contract section 2). */
+export type WebhookSnapshot = Schemas['MonitorSnapshot'];
+export type WebhookEventType = WebhookEnvelope['type'];
+export type WebhookWatchedField = WebhookChange['field'];
+
 /** The event types of contract section 6. Ignore types you do not know: more may come. */
 export const WEBHOOK_EVENT_TYPES = [
   'vat.monitor.change_detected',
@@ -29,65 +41,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'vat.monitor.needs_credits',
   'vat.monitor.paused',
   'vat.monitor.resumed',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-export type WebhookWatchedField =
-  | 'registry_match_status'
-  | 'company_legal_status'
-  | 'legal_name'
-  | 'registration_number'
-  | 'vat_numbers'
-  | 'registered_address';
-
-/** A MonitorChange (contract section 2). */
-export interface WebhookChange {
-  field: WebhookWatchedField;
-  previous: string | string[] | null;
-  current: string | string[] | null;
-}
-
-/** A MonitorSnapshot (contract section 2). */
-export interface WebhookSnapshot {
-  check_id: string;
-  observed_at: string;
-  registry_match_status:
-    | 'matched'
-    | 'not_matched'
-    | 'ambiguous'
-    | 'unavailable'
-    | 'not_supported'
-    | 'not_checked';
-  company_legal_status:
-    | 'active'
-    | 'inactive'
-    | 'dissolved'
-    | 'liquidation'
-    | 'insolvency'
-    | 'unknown'
-    | 'unavailable'
-    | 'not_applicable'
-    | 'not_supported'
-    | 'not_checked';
-  legal_name: string | null;
-  registration_number: string | null;
-  vat_numbers: string[];
-  registered_address: string | null;
-}
-
-/** The body of a delivery (contract section 6). */
-export interface WebhookEnvelope {
-  id: string;
-  type: WebhookEventType;
-  api_version: typeof WEBHOOK_API_VERSION;
-  created_at: string;
-  data: {
-    monitor_id: string;
-    changes: WebhookChange[];
-    check_id?: string;
-    snapshot?: WebhookSnapshot;
-  };
-}
+] as const satisfies readonly WebhookEventType[];
 
 /** WHATWG `Headers` (fetch, Request), or anything with the same `get`. */
 export interface HeadersGetter {
