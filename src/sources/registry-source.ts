@@ -34,10 +34,20 @@ export interface CompanyRecord {
   city_or_state?: string;
 }
 
+/**
+ * Where and when an answer came from, for a source that answers from several registers or from a
+ * cache: `source` names the register that holds the record (default: the source's own `info`), and
+ * `retrievedAt` is when the record was fetched from it (default: now).
+ */
+export interface Provenance {
+  source?: SourceInfo;
+  retrievedAt?: Date;
+}
+
 export type LookupResult =
-  | { outcome: 'matched'; company: CompanyRecord }
-  | { outcome: 'ambiguous'; companies: CompanyRecord[] }
-  | { outcome: 'not_matched' }
+  | ({ outcome: 'matched'; company: CompanyRecord } & Provenance)
+  | ({ outcome: 'ambiguous'; companies: CompanyRecord[] } & Provenance)
+  | ({ outcome: 'not_matched' } & Provenance)
   | { outcome: 'unavailable'; reason: string };
 
 export interface LookupQuery {
@@ -61,7 +71,7 @@ export interface SearchQuery {
 }
 
 export type SearchResult =
-  | { outcome: 'ok'; companies: CompanyRecord[] }
+  | ({ outcome: 'ok'; companies: CompanyRecord[] } & Provenance)
   | { outcome: 'unavailable'; reason: string };
 
 /**

@@ -1,0 +1,249 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  BrokenCircuitError,
+  type CircuitBreakerPolicy,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  handleWhen,
+} from 'cockatiel';
+import { Agent, type Dispatcher } from 'undici';
+import type { Clock } from '../../lib/clock.js';
+import type { BucketPolicy, TokenBucketStore } from '../../lib/token-bucket.js';
+
+/**
+ * The one HTTP client of every registry source: a GET of JSON with connect and response timeouts,
+ * a response size cap, a budget (a token bucket per upstream, shared through Redis when configured),
+ * a concurrency cap, retries of 429 and 5xx that honour `Retry-After` within the call's deadline,
+ * and a circuit breaker (cockatiel) so that an upstream that is down answers `unavailable` at once
+ * instead of piling up timeouts. Nothing here throws: every failure is an `unavailable` result with
+ * a reason, which the source turns into an `unavailable` finding.
+ */
+
+export type UnavailableReason =
+  | 'timeout'
+  | 'connection_failed'
+  | 'rate_limited'
+  | 'server_error'
+  | 'rejected'
+  | 'malformed_response'
+  | 'response_too_large'
+  | 'budget_exhausted'
+  | 'circuit_open';
+
+export type UpstreamResult =
+  | { kind: 'ok'; body: unknown; retrievedAt: Date }
+  | { kind: 'not_found' }
+  | { kind: 'unavailable'; reason: UnavailableReason; detail: string };
+
+export interface UpstreamPolicy {
+  /** The upstream's name in budgets, logs and reasons: `companies_house`, `gleif`. */
+  name: string;
+  connectTimeoutMs: number;
+  responseTimeoutMs: number;
+  /** Everything a call may take, retries and waits for the budget included. */
+  deadlineMs: number;
+  maxResponseBytes: number;
+  /** Requests to this upstream, across every process sharing the bucket store. */
+  budget: BucketPolicy;
+  /** Requests in flight at once from this process. */
+  concurrency: number;
+  /** Further attempts after a 429, a 5xx or a timeout. */
+  retries: number;
+  /** Consecutive failed calls that open the circuit, and how long it stays open. */
+  breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
+}
+
+export const DEFAULT_UPSTREAM_POLICY: Omit<UpstreamPolicy, 'name' | 'budget'> = {
+  connectTimeoutMs: 3000,
+  responseTimeoutMs: 8000,
+  deadlineMs: 10_000,
+  maxResponseBytes: 2 * 1024 * 1024,
+  concurrency: 8,
+  retries: 2,
+  breaker: { consecutiveFailures: 5, halfOpenAfterMs: 30_000 },
+};
+
+export interface UpstreamDeps {
+  clock: Clock;
+  buckets: TokenBucketStore;
+  /** Tests pass an agent trusting their CA; default: a keep-alive agent per client. */
+  dispatcher?: Dispatcher;
+  /** Waits before retries and for the budget (tests make it instant). */
+  wait?: (ms: number) => Promise<void>;
+}
+
+export interface UpstreamClient {
+  readonly name: string;
+  getJson(url: string, headers?: Record<string, string>): Promise<UpstreamResult>;
+  close(): Promise<void>;
+}
+
+class UpstreamFailure extends Error {
+  constructor(
+    readonly reason: UnavailableReason,
+    detail: string,
+    /** Seconds the upstream asked us to wait (Retry-After), when it did. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(detail);
+  }
+  get retryable(): boolean {
+    return (
+      this.reason === 'rate_limited' || this.reason === 'server_error' || this.reason === 'timeout'
+    );
+  }
+}
+
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date. */
+function retryAfterMs(value: string | string[] | undefined, now: Date): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
+}
+
+function semaphore(limit: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active += 1;
+    try {
+      return await work();
+    } finally {
+      active -= 1;
+      waiting.shift()?.();
+    }
+  };
+}
+
+export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps): UpstreamClient {
+  const dispatcher =
+    deps.dispatcher ??
+    new Agent({
+      connect: { timeout: policy.connectTimeoutMs },
+      headersTimeout: policy.responseTimeoutMs,
+      bodyTimeout: policy.responseTimeoutMs,
+    });
+  const wait = deps.wait ?? ((ms: number) => sleep(ms));
+  const limit = semaphore(policy.concurrency);
+  const breaker: CircuitBreakerPolicy = circuitBreaker(
+    // Our own budget running dry says nothing about the upstream's health.
+    handleWhen((error) => error instanceof UpstreamFailure && error.reason !== 'budget_exhausted'),
+    {
+      halfOpenAfter: policy.breaker.halfOpenAfterMs,
+      breaker: new ConsecutiveBreaker(policy.breaker.consecutiveFailures),
+    },
+  );
+  const budgetKey = `upstream:${policy.name}`;
+
+  /** Waits for a token of the budget, or fails when none comes before the deadline. */
+  async function takeBudget(deadline: number): Promise<void> {
+    for (;;) {
+      const taken = await deps.buckets.take(budgetKey, policy.budget);
+      if (taken.allowed) return;
+      if (Date.now() + taken.retryAfterMs > deadline)
+        throw new UpstreamFailure('budget_exhausted', `${policy.name}: request budget exhausted`);
+      await wait(taken.retryAfterMs);
+    }
+  }
+
+  async function attempt(url: string, headers: Record<string, string>): Promise<UpstreamResult> {
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await dispatcher.request({
+        origin: new URL(url).origin,
+        path: `${new URL(url).pathname}${new URL(url).search}`,
+        method: 'GET',
+        headers: { accept: 'application/json', ...headers },
+        signal: AbortSignal.timeout(policy.connectTimeoutMs + 2 * policy.responseTimeoutMs),
+      });
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? '';
+      if (/TIMEOUT|ABORT/.test(code) || (error as Error).name === 'TimeoutError')
+        throw new UpstreamFailure('timeout', `${policy.name}: no answer in time`);
+      throw new UpstreamFailure('connection_failed', `${policy.name}: ${(error as Error).message}`);
+    }
+    const { statusCode } = response;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > policy.maxResponseBytes) {
+          response.body.destroy();
+          throw new UpstreamFailure(
+            'response_too_large',
+            `${policy.name}: response over ${policy.maxResponseBytes} bytes`,
+          );
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (error) {
+      if (error instanceof UpstreamFailure) throw error;
+      const code = (error as { code?: string }).code ?? '';
+      throw new UpstreamFailure(
+        /TIMEOUT/.test(code) ? 'timeout' : 'connection_failed',
+        `${policy.name}: the response broke off`,
+      );
+    }
+    if (statusCode === 404) return { kind: 'not_found' };
+    if (statusCode === 429 || statusCode >= 500)
+      throw new UpstreamFailure(
+        statusCode === 429 ? 'rate_limited' : 'server_error',
+        `${policy.name} answered ${statusCode}`,
+        retryAfterMs(response.headers['retry-after'], deps.clock.now()),
+      );
+    if (statusCode < 200 || statusCode >= 300)
+      throw new UpstreamFailure('rejected', `${policy.name} answered ${statusCode}`);
+    try {
+      return {
+        kind: 'ok',
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+        retrievedAt: deps.clock.now(),
+      };
+    } catch {
+      throw new UpstreamFailure('malformed_response', `${policy.name}: the answer is not JSON`);
+    }
+  }
+
+  async function withRetries(url: string, headers: Record<string, string>, deadline: number) {
+    for (let tries = 0; ; tries++) {
+      await takeBudget(deadline);
+      try {
+        return await limit(() => attempt(url, headers));
+      } catch (error) {
+        if (!(error instanceof UpstreamFailure) || !error.retryable || tries >= policy.retries)
+          throw error;
+        const delay = error.retryAfterMs ?? 250 * 2 ** tries;
+        // A wait the deadline cannot afford is not taken: the caller hears `unavailable` now.
+        if (Date.now() + delay > deadline) throw error;
+        await wait(delay);
+      }
+    }
+  }
+
+  return {
+    name: policy.name,
+    async getJson(url, headers = {}) {
+      const deadline = Date.now() + policy.deadlineMs;
+      try {
+        return await breaker.execute(() => withRetries(url, headers, deadline));
+      } catch (error) {
+        if (error instanceof BrokenCircuitError)
+          return {
+            kind: 'unavailable',
+            reason: 'circuit_open',
+            detail: `${policy.name} is failing; not asked until it recovers`,
+          };
+        if (error instanceof UpstreamFailure)
+          return { kind: 'unavailable', reason: error.reason, detail: error.message };
+        return { kind: 'unavailable', reason: 'connection_failed', detail: String(error) };
+      }
+    },
+    async close() {
+      if (!deps.dispatcher) await dispatcher.close();
+    },
+  };
+}
