@@ -70,21 +70,30 @@ async function registryFindings(
   principal: Principal,
   source: RegistrySource,
   lookup: LookupResult,
-  retrievedAt: string,
+  now: Date,
 ): Promise<RegistryFindings> {
+  // The register that holds the record and when it was fetched from it, which for a cached record
+  // is earlier than now.
+  const origin = (lookup.outcome !== 'unavailable' && lookup.source) || source.info;
+  const fetchedAt = (lookup.outcome !== 'unavailable' && lookup.retrievedAt) || now;
   const evidence = (dimension: Evidence['dimension'], raw_status?: string): Evidence => ({
     dimension,
-    source_type: source.info.source_type,
-    ...(source.info.source_name ? { source_name: source.info.source_name } : {}),
-    ...(source.info.source_url ? { source_url: source.info.source_url } : {}),
+    source_type: origin.source_type,
+    ...(origin.source_name ? { source_name: origin.source_name } : {}),
+    ...(origin.source_url ? { source_url: origin.source_url } : {}),
     ...(raw_status ? { raw_status } : {}),
-    retrieved_at: retrievedAt,
+    retrieved_at: toTimestamp(fetchedAt),
   });
   switch (lookup.outcome) {
     case 'matched': {
-      const [company] = await saveCompanySnapshots(db, deps, scopeOf(principal), source.info, [
-        lookup.company,
-      ]);
+      const [company] = await saveCompanySnapshots(
+        db,
+        deps,
+        scopeOf(principal),
+        origin,
+        [lookup.company],
+        fetchedAt,
+      );
       return {
         registry_match_status: 'matched',
         company_legal_status: lookup.company.company_legal_status,
@@ -244,7 +253,7 @@ export async function createCheck(
   } else if (!lookup) {
     registry = registryNotSupported(source, principal, country, request.identifier_type);
   } else {
-    registry = await registryFindings(db, deps, principal, source, lookup, now);
+    registry = await registryFindings(db, deps, principal, source, lookup, deps.clock.now());
   }
 
   if (

@@ -71,9 +71,11 @@ export async function saveCompanySnapshots(
   scope: Scope,
   source: SourceInfo,
   records: readonly CompanyRecord[],
+  /** When the records were fetched from the register (a cached record keeps its first fetch). */
+  fetchedAt: Date = deps.clock.now(),
 ): Promise<Company[]> {
   const now = deps.clock.now();
-  const retrievedAt = toTimestamp(now);
+  const retrievedAt = toTimestamp(fetchedAt);
   const companies: Company[] = [];
   let inserted = 0;
   for (const record of records) {
@@ -102,7 +104,8 @@ export async function saveCompanySnapshots(
     companies.push(company);
   }
   if (inserted > 0) {
-    const day = retrievedAt.slice(0, 10);
+    // Storage is counted on the day it is used, whenever the record was fetched.
+    const day = toTimestamp(now).slice(0, 10);
     const total = await reserveSnapshotAllowance(db, scope, day, inserted, deps.snapshotsPerDay);
     if (total === undefined) {
       const used = await findSnapshotAllowanceUsage(db, scope, day);
@@ -180,10 +183,17 @@ export function checkSearchRequest(
  * The upstream search (502 when it fails). It runs before the search's unit of work, so that a
  * registry's answer is never awaited while holding the writer.
  */
+export interface SearchCandidates {
+  records: CompanyRecord[];
+  /** The register that answered, and when it was asked. */
+  source: SourceInfo;
+  retrievedAt?: Date;
+}
+
 export async function findCandidates(
   source: RegistrySource,
   request: CompanySearchRequest,
-): Promise<CompanyRecord[]> {
+): Promise<SearchCandidates> {
   const country = request.country_code.toUpperCase();
   const result = await source.search({
     countryCode: country,
@@ -199,7 +209,11 @@ export async function findCandidates(
       retryAfter: 5,
     });
   }
-  return result.companies.slice(0, MAX_SEARCH_CANDIDATES);
+  return {
+    records: result.companies.slice(0, MAX_SEARCH_CANDIDATES),
+    source: result.source ?? source.info,
+    ...(result.retrievedAt ? { retrievedAt: result.retrievedAt } : {}),
+  };
 }
 
 /** Charges the search (402 in live without paid access or credits) and stores its candidates. */
@@ -207,8 +221,7 @@ export async function recordSearch(
   db: Kysely<Database>,
   deps: CompaniesDeps,
   principal: Principal,
-  source: RegistrySource,
-  candidates: readonly CompanyRecord[],
+  candidates: SearchCandidates,
 ): Promise<{ companies: Company[]; credits_used: number }> {
   const { credits_used } = await recordOperation(db, deps, {
     workspaceId: principal.workspaceId,
@@ -220,8 +233,9 @@ export async function recordSearch(
     db,
     deps,
     scopeOf(principal),
-    source.info,
-    candidates,
+    candidates.source,
+    candidates.records,
+    candidates.retrievedAt,
   );
   return { companies, credits_used };
 }
