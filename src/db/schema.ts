@@ -221,6 +221,16 @@ export interface WebhookDeliveryAttemptsTable {
   response_excerpt: string | null;
 }
 
+export interface RegistryRecordCacheTable {
+  source: string;
+  /** `<country>:<identifier type>:<normalized identifier>`. */
+  lookup_key: string;
+  /** JSON LookupResult, never `unavailable`. */
+  result: string;
+  retrieved_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -237,6 +247,7 @@ export interface Database {
   monitor_events: MonitorEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  registry_record_cache: RegistryRecordCacheTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;

@@ -7,6 +7,7 @@ import * as m0005 from './0005-usage-and-credits.js';
 import * as m0006 from './0006-idempotency-response-ref.js';
 import * as m0007 from './0007-monitors-and-events.js';
 import * as m0008 from './0008-webhook-deliveries.js';
+import * as m0009 from './0009-registry-record-cache.js';
 
 /**
  * Every migration, in order. A static list rather than a directory scan: it survives bundling and
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0006-idempotency-response-ref': m0006,
   '0007-monitors-and-events': m0007,
   '0008-webhook-deliveries': m0008,
+  '0009-registry-record-cache': m0009,
 };
