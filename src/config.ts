@@ -1,4 +1,11 @@
 import type { SqliteSynchronous } from './db/database.js';
+import {
+  baseUrlVariable,
+  LIVE_SOURCE_DEFAULT_BASE_URLS,
+  LIVE_SOURCE_NAMES,
+  LIVE_SOURCE_TITLES,
+  type LiveSourceName,
+} from './sources/live-source-names.js';
 
 /** New company snapshots a workspace may store per environment per UTC day, unless configured. */
 export const DEFAULT_SNAPSHOTS_PER_DAY = 10_000;
@@ -116,6 +123,23 @@ export const CONFIG_VARIABLES = [
     meaning:
       'Requests per second a client address may sustain on public operations, and failed authentications',
   },
+  {
+    name: 'LIVE_SOURCES',
+    default: 'companies_house,brreg,recherche_entreprises,ares,gleif',
+    meaning:
+      'The company registers live checks, searches and monitors ask, in the order they are tried for a country (`none` for none); see `docs/sources.md`. Sandbox keys never use them',
+  },
+  {
+    name: 'COMPANIES_HOUSE_API_KEY',
+    default: '(none)',
+    meaning:
+      'Key of the Companies House public data API; without it the Companies House source is off and GB registration numbers answer `not_supported` in live',
+  },
+  ...LIVE_SOURCE_NAMES.map((source) => ({
+    name: baseUrlVariable(source),
+    default: LIVE_SOURCE_DEFAULT_BASE_URLS[source],
+    meaning: `Base URL of the ${LIVE_SOURCE_TITLES[source]} API (a mirror or a test double)`,
+  })),
 ] as const satisfies readonly { name: string; default: string; meaning: string }[];
 
 export type ConfigVariableName = (typeof CONFIG_VARIABLES)[number]['name'];
@@ -161,6 +185,14 @@ export interface Config {
     perKey: { capacity: number; refillPerSecond: number };
     perIp: { capacity: number; refillPerSecond: number };
   };
+  liveSources: LiveSourcesConfig;
+}
+
+export interface LiveSourcesConfig {
+  /** Enabled registers, in the order they are tried. */
+  enabled: LiveSourceName[];
+  companiesHouseApiKey: string | null;
+  baseUrls: Record<LiveSourceName, string>;
 }
 
 export interface HttpLimits {
@@ -365,5 +397,40 @@ export function loadConfig(env: Env = process.env): Config {
     workerInServe,
     redisUrl,
     rateLimits,
+    liveSources: readLiveSources(env),
   };
+}
+
+function readLiveSources(env: Env): LiveSourcesConfig {
+  const listed = read(env, 'LIVE_SOURCES') ?? LIVE_SOURCE_NAMES.join(',');
+  const names = listed === 'none' ? [] : listed.split(',').map((name) => name.trim());
+  const enabled: LiveSourceName[] = [];
+  for (const name of names) {
+    if (!(LIVE_SOURCE_NAMES as readonly string[]).includes(name))
+      throw new ConfigError(
+        'LIVE_SOURCES',
+        `unknown source "${name}"; known: ${LIVE_SOURCE_NAMES.join(', ')}, or none`,
+      );
+    if (enabled.includes(name as LiveSourceName))
+      throw new ConfigError('LIVE_SOURCES', `lists "${name}" twice`);
+    enabled.push(name as LiveSourceName);
+  }
+  const baseUrls = {} as Record<LiveSourceName, string>;
+  for (const source of LIVE_SOURCE_NAMES) {
+    const variable = baseUrlVariable(source);
+    const raw = read(env, variable) ?? LIVE_SOURCE_DEFAULT_BASE_URLS[source];
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(variable, `is not an absolute URL: "${raw}"`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new ConfigError(variable, 'must use https (or http for a local test double)');
+    baseUrls[source] = raw.replace(/\/+$/, '');
+  }
+  const companiesHouseApiKey = read(env, 'COMPANIES_HOUSE_API_KEY') ?? null;
+  if (companiesHouseApiKey !== null && !/^[A-Za-z0-9-]{8,100}$/.test(companiesHouseApiKey))
+    throw new ConfigError('COMPANIES_HOUSE_API_KEY', 'is not a Companies House API key');
+  return { enabled, companiesHouseApiKey, baseUrls };
 }

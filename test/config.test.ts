@@ -28,7 +28,38 @@ describe('configuration', () => {
         perKey: { capacity: 50, refillPerSecond: 25 },
         perIp: { capacity: 60, refillPerSecond: 20 },
       },
+      liveSources: {
+        enabled: ['companies_house', 'brreg', 'recherche_entreprises', 'ares', 'gleif'],
+        companiesHouseApiKey: null,
+        baseUrls: {
+          companies_house: 'https://api.company-information.service.gov.uk',
+          brreg: 'https://data.brreg.no/enhetsregisteret/api',
+          recherche_entreprises: 'https://recherche-entreprises.api.gouv.fr',
+          ares: 'https://ares.gov.cz/ekonomicke-subjekty-v-be/rest',
+          gleif: 'https://api.gleif.org/api/v1',
+        },
+      },
     });
+  });
+
+  it('reads the live sources: their order, none, a base URL and the Companies House key', () => {
+    const config = loadConfig({
+      LIVE_SOURCES: 'gleif, brreg',
+      GLEIF_BASE_URL: 'http://127.0.0.1:9999/api/v1/',
+      COMPANIES_HOUSE_API_KEY: 'abcd1234-ef56',
+    });
+    expect(config.liveSources.enabled).toEqual(['gleif', 'brreg']);
+    expect(config.liveSources.baseUrls.gleif).toBe('http://127.0.0.1:9999/api/v1');
+    expect(config.liveSources.companiesHouseApiKey).toBe('abcd1234-ef56');
+    expect(loadConfig({ LIVE_SOURCES: 'none' }).liveSources.enabled).toEqual([]);
+    expect(() => loadConfig({ LIVE_SOURCES: 'gleif,opencorporates' })).toThrow(
+      'LIVE_SOURCES: unknown source "opencorporates"',
+    );
+    expect(() => loadConfig({ LIVE_SOURCES: 'gleif,gleif' })).toThrow('twice');
+    expect(() => loadConfig({ ARES_BASE_URL: 'ftp://ares' })).toThrow('ARES_BASE_URL: must use');
+    expect(() => loadConfig({ COMPANIES_HOUSE_API_KEY: 'no spaces allowed' })).toThrow(
+      'COMPANIES_HOUSE_API_KEY',
+    );
   });
 
   it('selects PostgreSQL from a postgres:// URL', () => {

@@ -1,0 +1,35 @@
+/**
+ * The live company registers by name: what LIVE_SOURCES lists, and where each API lives unless
+ * its `<NAME>_BASE_URL` says otherwise. Kept apart from the adapters so configuration can name
+ * them without loading them.
+ */
+export const LIVE_SOURCE_NAMES = [
+  'companies_house',
+  'brreg',
+  'recherche_entreprises',
+  'ares',
+  'gleif',
+] as const;
+export type LiveSourceName = (typeof LIVE_SOURCE_NAMES)[number];
+
+export const LIVE_SOURCE_TITLES: Record<LiveSourceName, string> = {
+  companies_house: 'Companies House public data',
+  brreg: 'Brønnøysund Enhetsregisteret',
+  recherche_entreprises: 'French company directory (recherche-entreprises)',
+  ares: 'Czech ARES',
+  gleif: 'GLEIF LEI records',
+};
+
+export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
+  companies_house: 'https://api.company-information.service.gov.uk',
+  brreg: 'https://data.brreg.no/enhetsregisteret/api',
+  recherche_entreprises: 'https://recherche-entreprises.api.gouv.fr',
+  ares: 'https://ares.gov.cz/ekonomicke-subjekty-v-be/rest',
+  gleif: 'https://api.gleif.org/api/v1',
+};
+
+export type BaseUrlVariable = `${Uppercase<LiveSourceName>}_BASE_URL`;
+
+export function baseUrlVariable(source: LiveSourceName): BaseUrlVariable {
+  return `${source.toUpperCase()}_BASE_URL` as BaseUrlVariable;
+}
