@@ -1,0 +1,557 @@
+/**
+ * The GLEIF adapter against a fake GLEIF API: a real HTTP server on 127.0.0.1.
+ *
+ * Where the sample bodies (test/fixtures/sources/gleif/) get their shape: every file is a response
+ * of GET /api/v1/lei-records as the GLEIF API serves it (JSON:API: `meta.goldenCopy`,
+ * `meta.pagination`, `links`, and `data[]` of `lei-records` with `attributes.lei`,
+ * `attributes.entity` — legalName, legalAddress, headquartersAddress, registeredAt, registeredAs,
+ * jurisdiction, category, legalForm, status, expiration, creationDate — and
+ * `attributes.registration`), copied member for member from records the API returned (published as
+ * test samples by the open-source gleif-rs client, fetched from api.gleif.org in May 2025: DE
+ * records such as "HRB 7042" at RA000242 with creation dates like "2004-06-06T22:00:00Z"), with
+ * invented companies, numbers and LEIs (valid ISO 17442 check digits). Status values are those of
+ * the LEI Common Data File format (EntityStatus, ExpirationReason, RegistrationStatus). The fake
+ * filters `filter[entity.registeredAs]` by exact text, as GLEIF does, so the spellings are tested.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../src/lib/clock.js';
+import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
+import { GLEIF_COUNTRIES } from '../../src/sources/gleif/gleif-registered-as.js';
+import {
+  GLEIF_BUDGET,
+  GLEIF_UPSTREAM_NAME,
+  gleifSource,
+} from '../../src/sources/gleif/gleif-source.js';
+import {
+  GLEIF_IGNORED_REGISTRATION_STATUSES,
+  GLEIF_LEGAL_STATUSES,
+  GLEIF_REGISTRATION_STATUSES,
+} from '../../src/sources/gleif/gleif-statuses.js';
+import type { LookupResult, SearchQuery } from '../../src/sources/registry-source.js';
+import {
+  createUpstreamClient,
+  DEFAULT_UPSTREAM_POLICY,
+  type UpstreamPolicy,
+} from '../../src/sources/upstream/upstream-client.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: fixtures are arbitrary JSON the tests edit.
+type Json = any;
+const fixture = (name: string): Json =>
+  JSON.parse(readFileSync(new URL(`../fixtures/sources/gleif/${name}`, import.meta.url), 'utf8'));
+const FILES = [
+  'lei-records-de.json',
+  'lei-records-de-two-courts.json',
+  'lei-records-se.json',
+  'lei-records-ch.json',
+  'lei-records-search.json',
+];
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Handler =>
+  (_request, response) => {
+    response.writeHead(status, { 'content-type': 'application/vnd.api+json', ...headers });
+    response.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+
+/** The fake GLEIF: every fixture record, filtered as the API filters. */
+let register: Json[] = [];
+let override: Handler | undefined;
+const requests: IncomingMessage[] = [];
+const params = (request: IncomingMessage) =>
+  new URL(request.url ?? '/', 'http://fake').searchParams;
+
+const gleif: Handler = (request, response) => {
+  const url = new URL(request.url ?? '/', 'http://fake');
+  if (url.pathname !== '/lei-records')
+    return json(404, { errors: [{ status: '404' }] })(request, response);
+  const registeredAs = url.searchParams.get('filter[entity.registeredAs]');
+  const legalName = url.searchParams.get('filter[entity.legalName]')?.toLowerCase();
+  const country = url.searchParams.get('filter[entity.legalAddress.country]')?.toUpperCase();
+  const size = Number(url.searchParams.get('page[size]') ?? 10);
+  const data = register
+    .filter((r) => registeredAs === null || r.attributes.entity.registeredAs === registeredAs)
+    .filter(
+      (r) =>
+        legalName === undefined ||
+        r.attributes.entity.legalName.name.toLowerCase().startsWith(legalName),
+    )
+    .filter((r) => country === undefined || r.attributes.entity.legalAddress.country === country)
+    .slice(0, size);
+  const page = fixture('lei-records-empty.json');
+  page.data = data;
+  page.meta.pagination = {
+    ...page.meta.pagination,
+    perPage: size,
+    to: data.length,
+    total: data.length,
+  };
+  json(200, page)(request, response);
+};
+
+let server: Server;
+let base = '';
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    requests.push(request);
+    (override ?? gleif)(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
+beforeEach(() => {
+  register = FILES.flatMap((file) => fixture(file).data);
+  override = undefined;
+  requests.length = 0;
+});
+
+const clock = fixedClock('2026-11-23T10:00:00.000Z');
+
+function source(policy: Partial<UpstreamPolicy> = {}, waits: number[] = [], countries?: string[]) {
+  const client = createUpstreamClient(
+    {
+      ...DEFAULT_UPSTREAM_POLICY,
+      name: GLEIF_UPSTREAM_NAME,
+      budget: { capacity: 1000, refillPerSecond: 1000 },
+      retries: 0,
+      responseTimeoutMs: 300,
+      ...policy,
+    },
+    { clock, buckets: memoryTokenBuckets(), wait: async (ms) => void waits.push(ms) },
+  );
+  return {
+    client,
+    source: gleifSource({ client, baseUrl: base, ...(countries ? { countries } : {}) }),
+  };
+}
+
+async function lookUp(
+  normalized: string,
+  countryCode = 'DE',
+  policy: Partial<UpstreamPolicy> = {},
+  waits: number[] = [],
+) {
+  const { client, source: s } = source(policy, waits);
+  try {
+    return await s.lookup({ countryCode, identifierType: 'registration_number', normalized });
+  } finally {
+    await client.close();
+  }
+}
+
+async function search(query: SearchQuery) {
+  const { client, source: s } = source();
+  try {
+    return await s.search(query);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Changes the fake register's record of an LEI. */
+function edit(lei: string, change: (record: Json) => void) {
+  const record = register.find((r) => r.attributes.lei === lei);
+  if (!record) throw new Error(`no fixture record ${lei}`);
+  change(record);
+}
+
+const DE_LEI = '529900FIXTUREDE00177';
+const reasonOf = (result: LookupResult) => (result.outcome === 'unavailable' ? result.reason : '');
+const asked = () => requests.map((r) => params(r).get('filter[entity.registeredAs]'));
+const keys = (result: { outcome: string; companies?: { key: string }[] }) =>
+  result.companies?.map((c) => c.key);
+
+describe('GLEIF: registration-number lookups', () => {
+  it('matches a German register number to its LEI record, with the record mapped', async () => {
+    const result = await lookUp('HRB99042');
+    expect(result).toEqual({
+      outcome: 'matched',
+      company: {
+        key: `gleif:${DE_LEI}`,
+        legal_name: 'Fixture Maschinenbau AG',
+        registration_number: 'HRB 99042',
+        vat_numbers: [],
+        tax_identifiers: [],
+        country_code: 'DE',
+        company_legal_status: 'active',
+        raw_company_legal_status: 'ACTIVE; LEI ISSUED',
+        legal_form: 'ELF 6QQB',
+        // "2004-06-06T22:00:00Z" is midnight of 7 June in Frankfurt.
+        incorporation_date: '2004-06-07',
+        registered_address: { formatted: 'Fixturestraße 1, 60311 Frankfurt am Main, DE' },
+        city_or_state: 'Frankfurt am Main',
+      },
+      source: {
+        source_type: 'official_public_record',
+        source_name: 'GLEIF',
+        source_url: `https://search.gleif.org/#/record/${DE_LEI}`,
+      },
+      retrievedAt: clock.now(),
+    });
+    expect(requests).toHaveLength(1);
+    expect(new URL(requests[0]?.url ?? '', 'http://fake').pathname).toBe('/lei-records');
+    expect(params(requests[0] as IncomingMessage).get('filter[entity.legalAddress.country]')).toBe(
+      'DE',
+    );
+    expect(asked()).toEqual(['HRB 99042']);
+    expect(requests[0]?.headers.accept).toBe('application/vnd.api+json');
+  });
+
+  it.each(Object.entries(GLEIF_LEGAL_STATUSES))(
+    'maps entity status %s to %o, keeping the raw wording',
+    async (key, { status }) => {
+      const [entityStatus, reason = null] = key.split('/');
+      edit(DE_LEI, (r) => {
+        r.attributes.entity.status = entityStatus;
+        r.attributes.entity.expiration = { date: reason ? '2025-12-31T00:00:00Z' : null, reason };
+      });
+      const result = await lookUp('HRB99042');
+      expect(result).toMatchObject({
+        outcome: 'matched',
+        company: {
+          company_legal_status: status,
+          raw_company_legal_status: `${entityStatus}${reason ? ` (${reason})` : ''}; LEI ISSUED`,
+        },
+      });
+    },
+  );
+
+  it('reports a combination it does not know as unknown, never a guess', async () => {
+    edit(DE_LEI, (r) => {
+      r.attributes.entity.expiration = { date: null, reason: 'DISSOLVED' };
+    });
+    expect(await lookUp('HRB99042')).toMatchObject({
+      outcome: 'matched',
+      company: {
+        company_legal_status: 'unknown',
+        raw_company_legal_status: 'ACTIVE (DISSOLVED); LEI ISSUED',
+      },
+    });
+  });
+
+  it.each(Object.keys(GLEIF_REGISTRATION_STATUSES))(
+    'keeps LEI registration status %s in the raw wording (duplicates, annulled and cancelled LEIs match nothing)',
+    async (registrationStatus) => {
+      edit(DE_LEI, (r) => {
+        r.attributes.registration.status = registrationStatus;
+      });
+      const result = await lookUp('HRB99042');
+      if (GLEIF_IGNORED_REGISTRATION_STATUSES.has(registrationStatus)) {
+        expect(result.outcome).toBe('not_matched');
+      } else {
+        expect(result).toMatchObject({
+          outcome: 'matched',
+          company: {
+            company_legal_status: 'active',
+            raw_company_legal_status: `ACTIVE; LEI ${registrationStatus}`,
+          },
+        });
+      }
+    },
+  );
+
+  it('is ambiguous when courts hold the same number (the court is not in the number)', async () => {
+    const result = await lookUp('HRB12345');
+    expect(result).toMatchObject({
+      outcome: 'ambiguous',
+      source: { source_name: 'GLEIF', source_url: 'https://search.gleif.org' },
+      retrievedAt: clock.now(),
+    });
+    expect(result.outcome === 'ambiguous' && keys(result)).toEqual([
+      'gleif:529900FIXTUREDE00274',
+      'gleif:529900FIXTUREDE00371',
+    ]);
+  });
+
+  it('is not made ambiguous by a duplicate LEI of the same company', async () => {
+    const result = await lookUp('HRB70001');
+    expect(result).toMatchObject({
+      outcome: 'matched',
+      company: { key: 'gleif:529900FIXTUREDE00468' },
+    });
+  });
+
+  it.each([
+    ['a Berlin number with its suffix letter', 'DE', 'HRB86891B', ['HRB 86891 B']],
+    ['a Swedish organisationsnummer', 'SE', '5599990008', ['559999-0008']],
+    ['a Swiss UID', 'CH', 'CHE999990009', ['CHE-999.990.009']],
+  ])('asks for %s as the register writes it', async (_name, country, normalized, spellings) => {
+    const result = await lookUp(normalized, country);
+    expect(result.outcome).toBe('matched');
+    expect(asked()).toEqual(spellings);
+  });
+
+  it('tries the compact spelling when the register form finds nothing', async () => {
+    edit(DE_LEI, (r) => {
+      r.attributes.entity.registeredAs = 'HRB99042';
+    });
+    expect(await lookUp('HRB99042')).toMatchObject({ outcome: 'matched' });
+    expect(asked()).toEqual(['HRB 99042', 'HRB99042']);
+  });
+
+  it('writes the mixed-case register types (GnR) as GLEIF does', async () => {
+    edit(DE_LEI, (r) => {
+      r.attributes.entity.registeredAs = 'GnR 412';
+    });
+    expect(await lookUp('GNR412')).toMatchObject({ outcome: 'matched' });
+    expect(asked()).toEqual(['GnR 412']);
+  });
+
+  it('answers not_matched, with the fetch time, when no spelling finds the number', async () => {
+    expect(await lookUp('HRB54321')).toEqual({
+      outcome: 'not_matched',
+      source: {
+        source_type: 'official_public_record',
+        source_name: 'GLEIF',
+        source_url: 'https://search.gleif.org',
+      },
+      retrievedAt: clock.now(),
+    });
+    expect(asked()).toEqual(['HRB 54321', 'HRB54321']);
+  });
+
+  it('never takes a record of another number or country for the one asked', async () => {
+    override = json(200, fixture('lei-records-de.json'));
+    expect((await lookUp('HRB99043')).outcome).toBe('not_matched');
+    expect((await lookUp('5599990008', 'SE')).outcome).toBe('not_matched');
+  });
+
+  it('retries a 429 after its Retry-After, then matches', async () => {
+    const waits: number[] = [];
+    let calls = 0;
+    override = (request, response) => {
+      calls += 1;
+      if (calls === 1)
+        return json(
+          429,
+          { errors: [{ status: '429' }] },
+          { 'retry-after': '2' },
+        )(request, response);
+      gleif(request, response);
+    };
+    expect((await lookUp('HRB99042', 'DE', { retries: 1 }, waits)).outcome).toBe('matched');
+    expect(waits).toEqual([2000]);
+  });
+
+  it('answers unavailable (rate_limited) when a 429 asks for a wait the deadline cannot afford', async () => {
+    override = json(429, { errors: [{ status: '429' }] }, { 'retry-after': '120' });
+    const result = await lookUp('HRB99042', 'DE', { retries: 2, deadlineMs: 2000 });
+    expect(reasonOf(result)).toMatch(/^rate_limited: gleif answered 429/);
+    expect(requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['a 500', 'server_error', json(500, { errors: [{ status: '500' }] })],
+    [
+      'a timeout',
+      'timeout',
+      ((_request, response) => {
+        setTimeout(() => response.end('{}'), 1500);
+      }) as Handler,
+    ],
+    [
+      'a body cut off mid-stream',
+      'connection_failed',
+      ((_request, response) => {
+        response.writeHead(200, { 'content-length': '5000' });
+        response.write(JSON.stringify(fixture('lei-records-de.json')).slice(0, 300));
+        setTimeout(() => response.destroy(), 20);
+      }) as Handler,
+    ],
+    [
+      'a truncated JSON body',
+      'malformed_response',
+      json(200, JSON.stringify(fixture('lei-records-de.json')).slice(0, 400)),
+    ],
+    ['an HTML page', 'malformed_response', json(200, '<html>maintenance</html>')],
+    [
+      'a rejected request (400)',
+      'rejected',
+      json(400, { errors: [{ status: '400', title: 'Bad Request' }] }),
+    ],
+  ])('answers unavailable for %s (%s), never a finding', async (_name, reason, answer) => {
+    override = answer;
+    const result = await lookUp('HRB99042', 'DE', { responseTimeoutMs: 200 });
+    expect(result.outcome).toBe('unavailable');
+    expect(reasonOf(result)).toMatch(new RegExp(`^${reason}: `));
+  });
+
+  it.each([
+    ['data is not a list', (body: Json) => ({ ...body, data: body.data[0] }), '/data'],
+    [
+      'an LEI is not 20 characters',
+      (body: Json) => {
+        body.data[0].attributes.lei = 'NOT-AN-LEI';
+        return body;
+      },
+      '/lei',
+    ],
+    [
+      'the legal address has no country',
+      (body: Json) => {
+        delete body.data[0].attributes.entity.legalAddress.country;
+        return body;
+      },
+      'country',
+    ],
+    [
+      'the legal name is a list',
+      (body: Json) => {
+        body.data[0].attributes.entity.legalName = [{ name: 'X' }];
+        return body;
+      },
+      '/legalName',
+    ],
+    [
+      'the creation date is not a date',
+      (body: Json) => {
+        body.data[0].attributes.entity.creationDate = '2004-13-45T99:00:00Z';
+        return body;
+      },
+      'creationDate',
+    ],
+  ])(
+    'answers unavailable when %s (a body off the documented shape)',
+    async (_name, change, where) => {
+      override = json(200, change(fixture('lei-records-de.json')));
+      const result = await lookUp('HRB99042');
+      expect(result.outcome).toBe('unavailable');
+      expect(reasonOf(result)).toMatch(/^malformed_response: GLEIF sent/);
+      expect(reasonOf(result)).toContain(where);
+    },
+  );
+});
+
+describe('GLEIF: search', () => {
+  it('searches by legal name in the country, leaving out duplicate LEIs', async () => {
+    const result = await search({ countryCode: 'DE', name: 'Fixture Werke' });
+    const sent = params(requests[0] as IncomingMessage);
+    expect(sent.get('filter[entity.legalName]')).toBe('Fixture Werke');
+    expect(sent.get('filter[entity.legalAddress.country]')).toBe('DE');
+    expect(sent.get('page[size]')).toBe('100');
+    expect(result).toMatchObject({ outcome: 'ok', retrievedAt: clock.now() });
+    if (result.outcome !== 'ok') return;
+    expect(
+      result.companies.map((c) => [c.key, c.company_legal_status, c.raw_company_legal_status]),
+    ).toEqual([
+      ['gleif:529900FIXTUREDE00468', 'active', 'ACTIVE; LEI ISSUED'],
+      ['gleif:529900FIXTUREDE00565', 'dissolved', 'INACTIVE (DISSOLVED); LEI RETIRED'],
+      ['gleif:529900FIXTUREDE00759', 'active', 'ACTIVE; LEI ISSUED'],
+    ]);
+    expect(result.companies[1]).toMatchObject({
+      registration_number: 'HRB 70002',
+      legal_form: 'ELF 2HBR',
+      incorporation_date: '1970-01-01',
+      registered_address: { formatted: 'Alte Gasse 2, 70174 STUTTGART, DE' },
+    });
+  });
+
+  it('keeps only the cities asked for (city_or_state, any case)', async () => {
+    const result = await search({
+      countryCode: 'DE',
+      name: 'Fixture Werke',
+      cityOrState: ['Stuttgart'],
+    });
+    expect(result.outcome === 'ok' && keys(result)).toEqual([
+      'gleif:529900FIXTUREDE00468',
+      'gleif:529900FIXTUREDE00565',
+    ]);
+  });
+
+  it('finds companies by a register number as people write it, court and all', async () => {
+    const result = await search({
+      countryCode: 'DE',
+      registrationNumber: 'Amtsgericht Stuttgart, HRB 70001',
+    });
+    expect(result.outcome === 'ok' && keys(result)).toEqual(['gleif:529900FIXTUREDE00468']);
+    const both = await search({ countryCode: 'DE', registrationNumber: 'HRB 12345' });
+    expect(both.outcome === 'ok' && keys(both)).toHaveLength(2);
+  });
+
+  it('finds nothing by VAT number, without asking GLEIF (LEI records carry none)', async () => {
+    expect(await search({ countryCode: 'DE', vatNumber: 'DE136695976' })).toMatchObject({
+      outcome: 'ok',
+      companies: [],
+    });
+    expect(requests).toHaveLength(0);
+  });
+
+  it('answers unavailable when GLEIF fails or sends a body off its shape', async () => {
+    override = json(503, { errors: [{ status: '503' }] });
+    expect((await search({ countryCode: 'DE', name: 'Fixture' })).outcome).toBe('unavailable');
+    override = json(200, { data: [{ id: 'x' }] });
+    expect((await search({ countryCode: 'DE', name: 'Fixture' })).outcome).toBe('unavailable');
+  });
+});
+
+describe('GLEIF: coverage', () => {
+  it('declares partial registry match, legal status and search in its countries, GB not among them', () => {
+    const { source: s } = source();
+    expect(s.coverage.map((c) => c.countryCode)).toEqual([...GLEIF_COUNTRIES]);
+    expect(GLEIF_COUNTRIES).toContain('DE');
+    expect(GLEIF_COUNTRIES).not.toContain('GB');
+    for (const coverage of s.coverage) {
+      expect(coverage).toEqual({
+        countryCode: coverage.countryCode,
+        companySearch: 'partial',
+        identifiers: [
+          {
+            identifierType: 'registration_number',
+            registryMatch: 'partial',
+            companyLegalStatus: 'partial',
+          },
+        ],
+      });
+    }
+    expect(s.supports('DE', 'registration_number')).toBe(true);
+    expect(s.supports('DE', 'vat_number')).toBe(false);
+    expect(s.supports('GB', 'registration_number')).toBe(false);
+    expect(s.searches('de')).toBe(true);
+    expect(s.searches('GB')).toBe(false);
+  });
+
+  it('declares only the countries it is given', () => {
+    const { source: s } = source({}, [], ['DE', 'AT']);
+    expect(s.coverage.map((c) => c.countryCode)).toEqual(['AT', 'DE']);
+    expect(s.supports('SE', 'registration_number')).toBe(false);
+    expect(s.supports('AT', 'registration_number')).toBe(true);
+  });
+
+  it('keeps its budget inside 60 requests a minute', () => {
+    expect(GLEIF_BUDGET.capacity + 60 * GLEIF_BUDGET.refillPerSecond).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('docs/sources/gleif.md', () => {
+  const doc = readFileSync(new URL('../../docs/sources/gleif.md', import.meta.url), 'utf8');
+
+  it.each(Object.entries(GLEIF_LEGAL_STATUSES))(
+    'has the row of %s as the table maps it',
+    (key, { status, meaning }) => {
+      const [entityStatus, reason] = key.split('/');
+      expect(doc).toContain(
+        `| \`${entityStatus}\` | ${reason ? `\`${reason}\`` : '(none)'} | ${meaning} | \`${status}\` |`,
+      );
+    },
+  );
+
+  it('lists every declared country and every registration status', () => {
+    for (const country of GLEIF_COUNTRIES) expect(doc).toMatch(new RegExp(`\\| ${country} \\|`));
+    for (const status of Object.keys(GLEIF_REGISTRATION_STATUSES))
+      expect(doc).toContain(`\`${status}\``);
+  });
+
+  it('links nothing outside the repository', () => {
+    expect(doc).not.toMatch(/\]\((?!#)[^)]*\)/);
+  });
+});
