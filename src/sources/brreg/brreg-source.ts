@@ -1,0 +1,322 @@
+import { cleanIdentifier, type IdentifierType } from '../../formats/format-rule.js';
+import type { BucketPolicy } from '../../lib/token-bucket.js';
+import type {
+  CompanyLegalStatus,
+  CompanyRecord,
+  LookupQuery,
+  LookupResult,
+  RegistrySource,
+  SearchQuery,
+  SearchResult,
+  SourceInfo,
+} from '../registry-source.js';
+import type { SourceCoverage } from '../source-coverage.js';
+import type { UpstreamClient, UpstreamResult } from '../upstream/upstream-client.js';
+
+/**
+ * Brønnøysund Register Centre, Enhetsregisteret (the Central Coordinating Register for Legal
+ * Entities), open data API: `GET /enheter/{orgnr}` and `GET /enheter?navn=...`. Free, no key,
+ * NLOD licence. docs/sources/brreg.md records the terms, the coverage and the status table.
+ */
+export const BRREG_DEFAULT_BASE_URL = 'https://data.brreg.no/enhetsregisteret/api';
+
+/**
+ * Brønnøysund publishes no request limit for the open API. 5 a second (bursts of 10) is polite for
+ * a free public service and is plenty here: the shared record cache makes one call per company
+ * per window however many monitors watch it, so only cache misses and searches reach it.
+ */
+export const BRREG_BUDGET: BucketPolicy = { capacity: 10, refillPerSecond: 5 };
+
+/**
+ * Every legal-status signal an Enhet carries, and what it means. Several can be set at once (a
+ * bankrupt company is also being wound up): the first in this order decides. `ingen` is the row
+ * for a unit with none of them: it is registered and active, and no raw status is recorded since
+ * the register states none.
+ */
+export const BRREG_LEGAL_STATUS = {
+  /** Deletion date: the unit is deleted from the register. */
+  slettedato: 'dissolved',
+  /** Bankruptcy (konkurs). */
+  konkurs: 'insolvency',
+  /** Forced winding-up or forced dissolution ordered by the court. */
+  underTvangsavviklingEllerTvangsopplosning: 'liquidation',
+  /** Voluntary winding-up (avvikling). */
+  underAvvikling: 'liquidation',
+  ingen: 'active',
+} as const satisfies Record<string, CompanyLegalStatus>;
+
+export type BrregStatusSignal = keyof typeof BRREG_LEGAL_STATUS;
+
+const REGISTER_URL = 'https://data.brreg.no/enhetsregisteret/oppslag/enheter';
+
+export const BRREG_INFO: SourceInfo = {
+  source_type: 'government_registry',
+  source_name: 'Brønnøysundregistrene (Enhetsregisteret)',
+  source_url: REGISTER_URL,
+};
+
+/** The public page of one unit, as the `source_url` of its record. */
+export function brregRecordUrl(orgnr: string): string {
+  return `${REGISTER_URL}/${orgnr}`;
+}
+
+export const BRREG_COVERAGE: readonly SourceCoverage[] = [
+  {
+    countryCode: 'NO',
+    companySearch: 'supported',
+    identifiers: [
+      {
+        identifierType: 'registration_number',
+        registryMatch: 'supported',
+        companyLegalStatus: 'supported',
+      },
+      // A VAT number is NO + the organisation number + MVA: the unit is found by the number it
+      // embeds, and its VAT-register flag decides whether the record lists the VAT number.
+      { identifierType: 'vat_number', registryMatch: 'supported', companyLegalStatus: 'supported' },
+    ],
+  },
+];
+
+/** Why a body is not what the register documents; the lookup answers `unavailable` with it. */
+class UnexpectedShape extends Error {}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function optionalString(body: Json, field: string): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new UnexpectedShape(`${field} is not text`);
+  return value;
+}
+
+function optionalBoolean(body: Json, field: string): boolean | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw new UnexpectedShape(`${field} is not true or false`);
+  return value;
+}
+
+function optionalDate(body: Json, field: string): string | undefined {
+  const value = optionalString(body, field);
+  if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value))
+    throw new UnexpectedShape(`${field} is not a YYYY-MM-DD date`);
+  return value;
+}
+
+interface Address {
+  formatted: string;
+  city?: string;
+  postcode?: string;
+}
+
+function address(body: Json): Address | undefined {
+  const value = body.forretningsadresse;
+  if (value === undefined || value === null) return undefined;
+  if (!isObject(value)) throw new UnexpectedShape('forretningsadresse is not an object');
+  const lines = value.adresse ?? [];
+  if (!Array.isArray(lines) || lines.some((l) => l !== null && typeof l !== 'string'))
+    throw new UnexpectedShape('forretningsadresse.adresse is not a list of lines');
+  const postnummer = optionalString(value, 'postnummer');
+  const poststed = optionalString(value, 'poststed');
+  const landkode = optionalString(value, 'landkode');
+  const land = optionalString(value, 'land');
+  const parts = [
+    ...(lines as Array<string | null>).filter((l): l is string => !!l && l.trim() !== ''),
+    [postnummer, poststed].filter(Boolean).join(' '),
+    landkode && landkode !== 'NO' ? land : undefined,
+  ].filter((p): p is string => !!p && p.trim() !== '');
+  if (parts.length === 0) return undefined;
+  return {
+    formatted: parts.join(', '),
+    ...(poststed ? { city: poststed } : {}),
+    ...(postnummer ? { postcode: postnummer } : {}),
+  };
+}
+
+/** The status signals of a unit that are set, in the order of the table. */
+function signalsOf(body: Json): BrregStatusSignal[] {
+  const signals: BrregStatusSignal[] = [];
+  if (optionalDate(body, 'slettedato')) signals.push('slettedato');
+  for (const flag of [
+    'konkurs',
+    'underTvangsavviklingEllerTvangsopplosning',
+    'underAvvikling',
+  ] as const)
+    if (optionalBoolean(body, flag)) signals.push(flag);
+  return signals;
+}
+
+/** An Enhet as the register documents it, or an UnexpectedShape. */
+export function brregRecord(body: unknown): CompanyRecord {
+  return parseEnhet(body).record;
+}
+
+function parseEnhet(body: unknown): { record: CompanyRecord; postcode?: string } {
+  if (!isObject(body)) throw new UnexpectedShape('the unit is not an object');
+  const orgnr = body.organisasjonsnummer;
+  if (typeof orgnr !== 'string' || !/^\d{9}$/.test(orgnr))
+    throw new UnexpectedShape('organisasjonsnummer is not 9 digits');
+  const navn = body.navn;
+  if (typeof navn !== 'string' || navn.trim() === '') throw new UnexpectedShape('navn is missing');
+  const form = body.organisasjonsform;
+  if (form !== undefined && form !== null && !isObject(form))
+    throw new UnexpectedShape('organisasjonsform is not an object');
+  const legalForm = isObject(form)
+    ? (optionalString(form, 'beskrivelse') ?? optionalString(form, 'kode'))
+    : undefined;
+  const signals = signalsOf(body);
+  const slettedato = optionalDate(body, 'slettedato');
+  const incorporated =
+    optionalDate(body, 'stiftelsesdato') ?? optionalDate(body, 'registreringsdatoEnhetsregisteret');
+  const registered = address(body);
+  const website = optionalString(body, 'hjemmeside');
+  const record: CompanyRecord = {
+    key: `brreg:${orgnr}`,
+    legal_name: navn.trim(),
+    registration_number: orgnr,
+    // The VAT-register flag is company-record evidence only: it lists the number, nothing more.
+    vat_numbers: optionalBoolean(body, 'registrertIMvaregisteret') ? [`NO${orgnr}MVA`] : [],
+    tax_identifiers: [],
+    country_code: 'NO',
+    company_legal_status: BRREG_LEGAL_STATUS[signals[0] ?? 'ingen'],
+    ...(signals.length > 0
+      ? {
+          raw_company_legal_status: signals
+            .map((s) => (s === 'slettedato' ? `slettedato ${slettedato}` : s))
+            .join('; '),
+        }
+      : {}),
+    ...(legalForm ? { legal_form: legalForm } : {}),
+    ...(incorporated ? { incorporation_date: incorporated } : {}),
+    ...(registered ? { registered_address: { formatted: registered.formatted } } : {}),
+    ...(registered?.city ? { city_or_state: registered.city } : {}),
+    ...(website ? { website } : {}),
+  };
+  return { record, ...(registered?.postcode ? { postcode: registered.postcode } : {}) };
+}
+
+/** A search page (`_embedded.enheter`, absent when nothing matched), or an UnexpectedShape. */
+function brregSearchRecords(body: unknown): Array<ReturnType<typeof parseEnhet>> {
+  if (!isObject(body) || !isObject(body.page)) throw new UnexpectedShape('not a search page');
+  if (body._embedded === undefined) return [];
+  if (!isObject(body._embedded) || !Array.isArray(body._embedded.enheter))
+    throw new UnexpectedShape('_embedded.enheter is not a list');
+  return body._embedded.enheter.map(parseEnhet);
+}
+
+const foldName = (text: string) =>
+  text.normalize('NFKD').replace(/\p{M}/gu, '').trim().toLowerCase();
+
+/** The organisation number in a normalized NO registration or VAT number. */
+function orgnrOf(identifierType: IdentifierType, normalized: string): string | undefined {
+  const digits =
+    identifierType === 'vat_number' ? /^NO(\d{9})MVA$/.exec(normalized)?.[1] : normalized;
+  return digits && /^\d{9}$/.test(digits) ? digits : undefined;
+}
+
+function unavailable(result: Extract<UpstreamResult, { kind: 'unavailable' }>) {
+  return { outcome: 'unavailable' as const, reason: `${result.reason}: ${result.detail}` };
+}
+
+/**
+ * The Enhetsregisteret as a registry source for Norway. A lookup asks `GET /enheter/{orgnr}`; a
+ * 404 is `not_matched`, and so is a 410 Gone, which the register answers for a unit removed from
+ * the open data for legal reasons: it publishes no name or status for it any more.
+ */
+export function brregSource(options: {
+  client: UpstreamClient;
+  baseUrl: string;
+  apiKey?: string;
+}): RegistrySource {
+  const { client } = options;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const headers = { 'user-agent': 'firmwatch (registry check)' };
+
+  async function lookup(query: LookupQuery): Promise<LookupResult> {
+    if (query.countryCode !== 'NO') return { outcome: 'not_matched' };
+    const orgnr = orgnrOf(query.identifierType, query.normalized);
+    if (!orgnr) return { outcome: 'not_matched' };
+    const result = await client.getJson(`${base}/enheter/${orgnr}`, headers);
+    if (result.kind === 'not_found') return { outcome: 'not_matched', source: BRREG_INFO };
+    if (result.kind === 'unavailable') {
+      // The shared client reads no body of a non-2xx answer and names its status in the detail.
+      if (result.reason === 'rejected' && /answered 410$/.test(result.detail))
+        return { outcome: 'not_matched', source: BRREG_INFO };
+      return unavailable(result);
+    }
+    try {
+      const company = brregRecord(result.body);
+      if (company.registration_number !== orgnr)
+        throw new UnexpectedShape(`asked for ${orgnr}, got ${company.registration_number}`);
+      return {
+        outcome: 'matched',
+        company,
+        retrievedAt: result.retrievedAt,
+        source: { ...BRREG_INFO, source_url: brregRecordUrl(orgnr) },
+      };
+    } catch (error) {
+      if (error instanceof UnexpectedShape)
+        return { outcome: 'unavailable', reason: `malformed_response: brreg: ${error.message}` };
+      throw error;
+    }
+  }
+
+  async function search(query: SearchQuery): Promise<SearchResult> {
+    if (query.countryCode !== 'NO') return { outcome: 'ok', companies: [] };
+    const params = new URLSearchParams({ size: '25' });
+    const wanted = new Set<string>();
+    for (const number of [query.registrationNumber, query.vatNumber]) {
+      if (number === undefined) continue;
+      const digits = cleanIdentifier(number).replace(/^NO/, '').replace(/MVA$/, '');
+      // A number that cannot be an organisation number matches no unit.
+      if (!/^\d{9}$/.test(digits)) return { outcome: 'ok', companies: [], source: BRREG_INFO };
+      wanted.add(digits);
+    }
+    if (wanted.size > 1) return { outcome: 'ok', companies: [], source: BRREG_INFO };
+    if (wanted.size === 1) params.set('organisasjonsnummer', [...wanted][0] as string);
+    if (query.name) params.set('navn', query.name);
+    const cities = (query.cityOrState ?? []).map((c) => c.trim()).filter((c) => c !== '');
+    const postcodes = cities.filter((c) => /^\d{4}$/.test(c));
+    const places = cities.filter((c) => !/^\d{4}$/.test(c)).map(foldName);
+    // The API filters by one poststed or by postcodes; a mixed list is filtered here instead.
+    if (postcodes.length === 0 && places.length === 1)
+      params.set('forretningsadresse.poststed', cities[0] as string);
+    if (places.length === 0 && postcodes.length > 0)
+      params.set('forretningsadresse.postnummer', postcodes.join(','));
+    const result = await client.getJson(`${base}/enheter?${params}`, headers);
+    if (result.kind === 'unavailable') return unavailable(result);
+    if (result.kind === 'not_found') return { outcome: 'ok', companies: [], source: BRREG_INFO };
+    let records: Array<ReturnType<typeof parseEnhet>>;
+    try {
+      records = brregSearchRecords(result.body);
+    } catch (error) {
+      if (error instanceof UnexpectedShape)
+        return { outcome: 'unavailable', reason: `malformed_response: brreg: ${error.message}` };
+      throw error;
+    }
+    const companies = records
+      .filter(({ record, postcode }) => {
+        if (wanted.size === 1 && !wanted.has(record.registration_number ?? '')) return false;
+        if (cities.length === 0) return true;
+        return (
+          (record.city_or_state !== undefined && places.includes(foldName(record.city_or_state))) ||
+          (postcode !== undefined && postcodes.includes(postcode))
+        );
+      })
+      .map(({ record }) => record);
+    return { outcome: 'ok', companies, retrievedAt: result.retrievedAt, source: BRREG_INFO };
+  }
+
+  return {
+    info: BRREG_INFO,
+    coverage: BRREG_COVERAGE,
+    supports: (country, type) =>
+      country === 'NO' && (type === 'registration_number' || type === 'vat_number'),
+    lookup,
+    searches: (country) => country === 'NO',
+    search,
+  };
+}

@@ -1,0 +1,326 @@
+/**
+ * The Brønnøysund Enhetsregisteret adapter against a fake register on 127.0.0.1.
+ *
+ * Where the sample bodies in test/fixtures/sources/brreg/ get their shape:
+ * - enhet.json: the `Enhet` schema of Brønnøysundregistrene's published OpenAPI description
+ *   (github.com/brreg/openAPI, specs/enhetsregisteret.json: organisasjonsnummer, navn,
+ *   organisasjonsform{kode, beskrivelse}, registreringsdatoEnhetsregisteret,
+ *   registrertIMvaregisteret, stiftelsesdato, konkurs, underAvvikling,
+ *   underTvangsavviklingEllerTvangsopplosning, _links) with the fields the current API documents
+ *   on top (forretningsadresse, postadresse, hjemmeside, konkursdato, slettedato), as the API's
+ *   documentation at data.brreg.no/enhetsregisteret/api/docs shows them.
+ * - enhet-slettet.json: a deleted unit, answered 200 with `slettedato` and only name and form.
+ * - enhet-fjernet.json: the body of a 410 Gone (a unit removed for legal reasons:
+ *   organisasjonsnummer and slettedato only).
+ * - search.json, search-empty.json: a `GET /enheter` page (HAL: `_embedded.enheter`, `_links`,
+ *   `page`); when nothing matches, `_embedded` is left out.
+ * The names and numbers are made up (valid check digits); they describe no real company.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  BRREG_BUDGET,
+  BRREG_DEFAULT_BASE_URL,
+  BRREG_LEGAL_STATUS,
+  type BrregStatusSignal,
+  brregSource,
+} from '../../src/sources/brreg/brreg-source.js';
+import type { CompanyRecord, LookupResult } from '../../src/sources/registry-source.js';
+import {
+  CLOCK,
+  type FakeRegister,
+  fixture,
+  hang,
+  json,
+  sequence,
+  startFakeRegister,
+  testClient,
+  text,
+  truncated,
+} from './fake-register.js';
+
+let register: FakeRegister;
+beforeAll(async () => {
+  register = await startFakeRegister();
+});
+afterAll(() => register.close());
+beforeEach(() => {
+  register.requests.length = 0;
+  register.headers.length = 0;
+});
+
+const source = (policy = {}, waits: number[] = []) =>
+  brregSource({ client: testClient('brreg', policy, waits), baseUrl: `${register.base}/` });
+
+const lookupOrgnr = (normalized = '995525828', policy = {}, waits: number[] = []) =>
+  source(policy, waits).lookup({
+    countryCode: 'NO',
+    identifierType: 'registration_number',
+    normalized,
+  });
+
+function matched(result: LookupResult): CompanyRecord {
+  if (result.outcome !== 'matched')
+    throw new Error(`expected matched, got ${JSON.stringify(result)}`);
+  return result.company;
+}
+
+/** The sample unit with exactly one status signal set, as the register would publish it. */
+function unitWith(signal: BrregStatusSignal): Record<string, unknown> {
+  if (signal === 'slettedato') return fixture('brreg', 'enhet-slettet.json');
+  const unit = fixture('brreg', 'enhet.json');
+  if (signal !== 'ingen') unit[signal] = true;
+  return unit;
+}
+
+describe('the Brønnøysund adapter', () => {
+  it('declares its defaults: the public API, a budget of 5 a second', () => {
+    expect(BRREG_DEFAULT_BASE_URL).toBe('https://data.brreg.no/enhetsregisteret/api');
+    expect(BRREG_BUDGET).toEqual({ capacity: 10, refillPerSecond: 5 });
+    const brreg = source();
+    expect(brreg.supports('NO', 'registration_number')).toBe(true);
+    expect(brreg.supports('NO', 'vat_number')).toBe(true);
+    expect(brreg.supports('NO', 'tax_identifier')).toBe(false);
+    expect(brreg.supports('SE', 'registration_number')).toBe(false);
+    expect(brreg.searches('NO')).toBe(true);
+    expect(brreg.searches('DK')).toBe(false);
+    expect(brreg.coverage).toEqual([
+      {
+        countryCode: 'NO',
+        companySearch: 'supported',
+        identifiers: [
+          {
+            identifierType: 'registration_number',
+            registryMatch: 'supported',
+            companyLegalStatus: 'supported',
+          },
+          {
+            identifierType: 'vat_number',
+            registryMatch: 'supported',
+            companyLegalStatus: 'supported',
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('maps a unit: name, number, VAT number from the VAT-register flag, form, dates, address, record URL and fetch time', async () => {
+    register.respond(json(200, fixture('brreg', 'enhet.json')));
+    const result = await lookupOrgnr();
+    expect(register.requests).toEqual(['/enheter/995525828']);
+    expect(register.headers[0]?.accept).toBe('application/json');
+    expect(result).toEqual({
+      outcome: 'matched',
+      company: {
+        key: 'brreg:995525828',
+        legal_name: 'FJORDLYS TEKNIKK AS',
+        registration_number: '995525828',
+        vat_numbers: ['NO995525828MVA'],
+        tax_identifiers: [],
+        country_code: 'NO',
+        company_legal_status: 'active',
+        legal_form: 'Aksjeselskap',
+        incorporation_date: '2010-02-15',
+        registered_address: { formatted: 'Bryggen 7, 5003 BERGEN' },
+        city_or_state: 'BERGEN',
+        website: 'www.fjordlys.example',
+      },
+      retrievedAt: CLOCK.now(),
+      source: {
+        source_type: 'government_registry',
+        source_name: 'Brønnøysundregistrene (Enhetsregisteret)',
+        source_url: 'https://data.brreg.no/enhetsregisteret/oppslag/enheter/995525828',
+      },
+    });
+  });
+
+  it.each(Object.entries(BRREG_LEGAL_STATUS) as Array<[BrregStatusSignal, string]>)(
+    'maps the status signal %s to %s, keeping its wording',
+    async (signal, status) => {
+      const unit = unitWith(signal);
+      register.respond(json(200, unit));
+      const company = matched(await lookupOrgnr(unit.organisasjonsnummer as string));
+      expect(company.company_legal_status).toBe(status);
+      if (signal === 'ingen') expect(company.raw_company_legal_status).toBeUndefined();
+      else if (signal === 'slettedato')
+        expect(company.raw_company_legal_status).toBe('slettedato 2021-06-30');
+      else expect(company.raw_company_legal_status).toBe(signal);
+    },
+  );
+
+  it('lets the strongest signal decide when several are set, and records them all', async () => {
+    const unit = fixture('brreg', 'enhet.json');
+    Object.assign(unit, { konkurs: true, konkursdato: '2024-05-06', underAvvikling: true });
+    register.respond(json(200, unit));
+    const company = matched(await lookupOrgnr());
+    expect(company.company_legal_status).toBe('insolvency');
+    expect(company.raw_company_legal_status).toBe('konkurs; underAvvikling');
+  });
+
+  it('uses the registration date when the unit has no founding date, and lists no VAT number outside the VAT register', async () => {
+    const unit = fixture('brreg', 'enhet.json');
+    delete unit.stiftelsesdato;
+    unit.registrertIMvaregisteret = false;
+    register.respond(json(200, unit));
+    const company = matched(await lookupOrgnr());
+    expect(company.incorporation_date).toBe('2010-03-02');
+    expect(company.vat_numbers).toEqual([]);
+  });
+
+  it('looks a VAT number up by the organisation number it embeds', async () => {
+    register.respond(json(200, fixture('brreg', 'enhet.json')));
+    const result = await source().lookup({
+      countryCode: 'NO',
+      identifierType: 'vat_number',
+      normalized: 'NO995525828MVA',
+    });
+    expect(register.requests).toEqual(['/enheter/995525828']);
+    expect(matched(result).vat_numbers).toEqual(['NO995525828MVA']);
+  });
+
+  it('answers not_matched for a 404, and for a 410 Gone (a unit removed for legal reasons)', async () => {
+    register.respond(json(404, { status: 404, error: 'Not Found' }));
+    expect(await lookupOrgnr('999000118')).toMatchObject({ outcome: 'not_matched' });
+    register.respond(json(410, fixture('brreg', 'enhet-fjernet.json')));
+    expect(await lookupOrgnr('988077917')).toMatchObject({
+      outcome: 'not_matched',
+      source: { source_type: 'government_registry' },
+    });
+  });
+
+  it('retries a 429 after its Retry-After, and answers unavailable when no retry is left', async () => {
+    const waits: number[] = [];
+    register.respond(
+      sequence(json(429, {}, { 'retry-after': '1' }), json(200, fixture('brreg', 'enhet.json'))),
+    );
+    expect((await lookupOrgnr('995525828', { retries: 1 }, waits)).outcome).toBe('matched');
+    expect(waits).toEqual([1000]);
+    register.respond(json(429, {}, { 'retry-after': '1' }));
+    const result = await lookupOrgnr();
+    expect(result).toMatchObject({ outcome: 'unavailable' });
+    expect(result.outcome === 'unavailable' && result.reason).toMatch(/^rate_limited/);
+  });
+
+  it('answers unavailable, with the reason, for a 500, a timeout, a truncated and a malformed body', async () => {
+    const reasonOf = (result: LookupResult) =>
+      result.outcome === 'unavailable' ? result.reason : `not unavailable: ${result.outcome}`;
+    register.respond(json(500, { error: 'Internal Server Error' }));
+    expect(reasonOf(await lookupOrgnr())).toMatch(/^server_error/);
+    register.respond(hang);
+    expect(reasonOf(await lookupOrgnr('995525828', { responseTimeoutMs: 100 }))).toMatch(
+      /^timeout/,
+    );
+    register.respond(truncated(fixture('brreg', 'enhet.json')));
+    expect(reasonOf(await lookupOrgnr())).toMatch(
+      /^connection_failed: brreg: the response broke off/,
+    );
+    register.respond(text(200, '{"organisasjonsnummer": "995525828", "navn": '));
+    expect(reasonOf(await lookupOrgnr())).toMatch(
+      /^malformed_response: brreg: the answer is not JSON/,
+    );
+    register.respond(text(200, '<html>Vedlikehold</html>', 'text/html'));
+    expect(reasonOf(await lookupOrgnr())).toMatch(/^malformed_response/);
+  });
+
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ['a flag that is not true or false', { konkurs: 'ja' }, /konkurs is not true or false/],
+    ['a number that is not 9 digits', { organisasjonsnummer: 995525828 }, /organisasjonsnummer/],
+    ['no name', { navn: '' }, /navn is missing/],
+    [
+      'a deletion date that is not a date',
+      { slettedato: '30.06.2021' },
+      /slettedato is not a YYYY-MM-DD date/,
+    ],
+    ['an address that is not an object', { forretningsadresse: 'Bryggen 7' }, /forretningsadresse/],
+    [
+      'another unit than the one asked for',
+      { organisasjonsnummer: '988077917' },
+      /asked for 995525828/,
+    ],
+  ])('answers unavailable for a body with %s, never a finding', async (_, change, reason) => {
+    register.respond(
+      json(200, { ...fixture<Record<string, unknown>>('brreg', 'enhet.json'), ...change }),
+    );
+    const result = await lookupOrgnr();
+    expect(result.outcome).toBe('unavailable');
+    expect(result.outcome === 'unavailable' && result.reason).toMatch(
+      /^malformed_response: brreg: /,
+    );
+    expect(result.outcome === 'unavailable' && result.reason).toMatch(reason);
+  });
+
+  it('searches by name, 25 at a time, and maps every unit of the page', async () => {
+    register.respond(json(200, fixture('brreg', 'search.json')));
+    const result = await source().search({ countryCode: 'NO', name: 'Fjordlys' });
+    expect(register.requests).toEqual(['/enheter?size=25&navn=Fjordlys']);
+    expect(result).toMatchObject({
+      outcome: 'ok',
+      retrievedAt: CLOCK.now(),
+      source: { source_name: 'Brønnøysundregistrene (Enhetsregisteret)' },
+    });
+    if (result.outcome !== 'ok') throw new Error('search failed');
+    expect(
+      result.companies.map((c) => [c.legal_name, c.company_legal_status, c.city_or_state]),
+    ).toEqual([
+      ['FJORDLYS TEKNIKK AS', 'active', 'BERGEN'],
+      ['FJORDLYS EIENDOM AS', 'insolvency', 'TRONDHEIM'],
+    ]);
+  });
+
+  it('filters a search by city: one place by the API, postcodes by the API, a mix here', async () => {
+    register.respond(json(200, fixture('brreg', 'search.json')));
+    const search = (cityOrState: string[]) =>
+      source().search({ countryCode: 'NO', name: 'Fjordlys', cityOrState });
+    const names = async (cityOrState: string[]) => {
+      const result = await search(cityOrState);
+      return result.outcome === 'ok' ? result.companies.map((c) => c.legal_name) : result;
+    };
+    expect(await names(['Trondheim'])).toEqual(['FJORDLYS EIENDOM AS']);
+    expect(await names(['5003'])).toEqual(['FJORDLYS TEKNIKK AS']);
+    expect(await names(['Bergen', '7010'])).toEqual(['FJORDLYS TEKNIKK AS', 'FJORDLYS EIENDOM AS']);
+    expect(register.requests).toEqual([
+      '/enheter?size=25&navn=Fjordlys&forretningsadresse.poststed=Trondheim',
+      '/enheter?size=25&navn=Fjordlys&forretningsadresse.postnummer=5003',
+      '/enheter?size=25&navn=Fjordlys',
+    ]);
+  });
+
+  it('searches by organisation or VAT number, and answers an empty page with no companies', async () => {
+    register.respond(json(200, fixture('brreg', 'search.json')));
+    const byVat = await source().search({ countryCode: 'NO', vatNumber: 'NO 995 525 828 MVA' });
+    expect(register.requests).toEqual(['/enheter?size=25&organisasjonsnummer=995525828']);
+    expect(byVat.outcome === 'ok' && byVat.companies.map((c) => c.registration_number)).toEqual([
+      '995525828',
+    ]);
+    register.respond(json(200, fixture('brreg', 'search-empty.json')));
+    expect(await source().search({ countryCode: 'NO', name: 'Ingen slike' })).toMatchObject({
+      outcome: 'ok',
+      companies: [],
+    });
+  });
+
+  it('answers unavailable for a search page of another shape, or a failed search', async () => {
+    register.respond(json(200, { _embedded: { enheter: [{ navn: 'UTEN NUMMER AS' }] }, page: {} }));
+    const malformed = await source().search({ countryCode: 'NO', name: 'Uten' });
+    expect(malformed.outcome === 'unavailable' && malformed.reason).toMatch(
+      /^malformed_response: brreg: organisasjonsnummer/,
+    );
+    register.respond(json(200, []));
+    expect((await source().search({ countryCode: 'NO', name: 'Liste' })).outcome).toBe(
+      'unavailable',
+    );
+    register.respond(json(503, {}));
+    const down = await source().search({ countryCode: 'NO', name: 'Nede' });
+    expect(down.outcome === 'unavailable' && down.reason).toMatch(/^server_error/);
+  });
+
+  it('documents every row of its status table in docs/sources/brreg.md', () => {
+    const doc = readFileSync(new URL('../../docs/sources/brreg.md', import.meta.url), 'utf8');
+    const rows = doc.split('\n').filter((line) => line.startsWith('| `'));
+    for (const [raw, status] of Object.entries(BRREG_LEGAL_STATUS)) {
+      const row = rows.find((line) => line.startsWith(`| \`${raw}\` |`));
+      expect(row, `${raw} has a row`).toBeDefined();
+      expect(row?.trimEnd().endsWith(`| \`${status}\` |`), `${raw} -> ${status}`).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fixedClock } from '../../src/lib/clock.js';
+import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
+import {
+  createUpstreamClient,
+  DEFAULT_UPSTREAM_POLICY,
+  type UpstreamClient,
+  type UpstreamPolicy,
+} from '../../src/sources/upstream/upstream-client.js';
+
+/**
+ * A company register's API as the outside world: a real HTTP server on 127.0.0.1 that answers
+ * with whatever the test sets, and remembers the paths (with query) it was asked for.
+ */
+export type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+export interface FakeRegister {
+  base: string;
+  /** Path and query of every request, in order. */
+  requests: string[];
+  /** Headers of every request, in order. */
+  headers: IncomingMessage['headers'][];
+  respond(handler: Handler): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeRegister(): Promise<FakeRegister> {
+  let handler: Handler = json(500, {});
+  const requests: string[] = [];
+  const headers: IncomingMessage['headers'][] = [];
+  const server: Server = createServer((request, response) => {
+    requests.push(request.url ?? '');
+    headers.push(request.headers);
+    handler(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    headers,
+    respond(next) {
+      handler = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Handler =>
+  (_request, response) => {
+    response.writeHead(status, { 'content-type': 'application/json', ...headers });
+    response.end(JSON.stringify(body));
+  };
+
+/** A body sent as it is, for answers that are not JSON. */
+export const text =
+  (status: number, body: string, contentType = 'application/json'): Handler =>
+  (_request, response) => {
+    response.writeHead(status, { 'content-type': contentType });
+    response.end(body);
+  };
+
+/** A 200 that promises more than it sends, then drops the connection mid-body. */
+export const truncated =
+  (body: unknown): Handler =>
+  (_request, response) => {
+    const full = JSON.stringify(body);
+    response.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(full)),
+    });
+    response.write(full.slice(0, Math.floor(full.length / 2)));
+    setTimeout(() => response.socket?.destroy(), 20);
+  };
+
+/** Never answers (the server closes the connection when the test ends). */
+export const hang: Handler = () => {};
+
+/** Answers each request with the next handler, the last one for any further request. */
+export const sequence =
+  (...handlers: Handler[]): Handler =>
+  (request, response) => {
+    const next = handlers.length > 1 ? handlers.shift() : handlers[0];
+    next?.(request, response);
+  };
+
+export const CLOCK = fixedClock('2026-11-21T12:00:00.000Z');
+
+/** The shared upstream client as a source gets it, with a generous budget and instant waits. */
+export function testClient(
+  name: string,
+  policy: Partial<UpstreamPolicy> = {},
+  waits: number[] = [],
+): UpstreamClient {
+  return createUpstreamClient(
+    {
+      ...DEFAULT_UPSTREAM_POLICY,
+      name,
+      budget: { capacity: 1000, refillPerSecond: 1000 },
+      retries: 0,
+      responseTimeoutMs: 300,
+      ...policy,
+    },
+    {
+      clock: CLOCK,
+      buckets: memoryTokenBuckets(),
+      wait: async (ms) => {
+        waits.push(ms);
+      },
+    },
+  );
+}
+
+/** A sample body from test/fixtures/sources/<source>/<file>, parsed afresh for each caller. */
+export function fixture<T = Record<string, unknown>>(source: string, file: string): T {
+  return JSON.parse(
+    readFileSync(new URL(`../fixtures/sources/${source}/${file}`, import.meta.url), 'utf8'),
+  ) as T;
+}
