@@ -1,0 +1,260 @@
+import { cleanIdentifier, type IdentifierType } from '../../formats/format-rule.js';
+import type { BucketPolicy } from '../../lib/token-bucket.js';
+import type {
+  CompanyLegalStatus,
+  CompanyRecord,
+  LookupQuery,
+  LookupResult,
+  RegistrySource,
+  SearchQuery,
+  SearchResult,
+  SourceInfo,
+} from '../registry-source.js';
+import type { SourceCoverage } from '../source-coverage.js';
+import type { UpstreamClient, UpstreamResult } from '../upstream/upstream-client.js';
+
+/**
+ * ARES, the Czech Ministry of Finance's Administrative Register of Economic Subjects: its REST API
+ * for economic subjects, `GET /ekonomicke-subjekty/{ico}`. Free, no key. docs/sources/ares.md
+ * records the terms, the coverage and the status table.
+ */
+export const ARES_DEFAULT_BASE_URL = 'https://ares.gov.cz/ekonomicke-subjekty-v-be/rest';
+
+/**
+ * The ministry's operating conditions let it cut off callers that send too many queries, repeat
+ * the same query or run many at once; it publishes no per-second figure for the REST API. Two a
+ * second (bursts of 5) stays far below what the service is built for, and the shared record cache
+ * keeps repeated queries of one IČO away from it.
+ */
+export const ARES_BUDGET: BucketPolicy = { capacity: 5, refillPerSecond: 2 };
+
+/**
+ * ARES publishes no status word for a subject: a subject that has ceased carries `datumZaniku`
+ * (date of extinction) and one that exists does not. The raw status recorded is
+ * `datumZaniku <date>`; a subject without it has none recorded. Insolvency and liquidation are not
+ * read (the basic record has no field for them), hence `partial` legal-status coverage.
+ */
+export const ARES_LEGAL_STATUS = {
+  datumZaniku: 'dissolved',
+  bezDataZaniku: 'active',
+} as const satisfies Record<string, CompanyLegalStatus>;
+
+const PUBLIC_URL = 'https://ares.gov.cz/ekonomicke-subjekty';
+
+export const ARES_INFO: SourceInfo = {
+  source_type: 'government_registry',
+  source_name: 'ARES',
+  source_url: PUBLIC_URL,
+};
+
+export function aresRecordUrl(ico: string): string {
+  return `${PUBLIC_URL}?ico=${ico}`;
+}
+
+export const ARES_COVERAGE: readonly SourceCoverage[] = [
+  {
+    countryCode: 'CZ',
+    // ARES searches by name only through POST /ekonomicke-subjekty/vyhledat, and the shared
+    // upstream client sends GET requests only.
+    companySearch: 'not_supported',
+    identifiers: [
+      {
+        identifierType: 'registration_number',
+        registryMatch: 'supported',
+        companyLegalStatus: 'partial',
+      },
+      // Only a DIČ of CZ + the 8-digit IČO (legal persons) leads to a subject; an individual's
+      // DIČ (9 or 10 digits, from the birth number) cannot be looked up here.
+      { identifierType: 'vat_number', registryMatch: 'partial', companyLegalStatus: 'partial' },
+    ],
+  },
+];
+
+/**
+ * Names of the commonest právní formy (the ČSÚ legal-form code list ARES uses); other codes are
+ * shown as the code.
+ */
+const LEGAL_FORMS: Record<string, string> = {
+  '101': 'Fyzická osoba podnikající dle živnostenského zákona',
+  '111': 'Veřejná obchodní společnost',
+  '112': 'Společnost s ručením omezeným',
+  '113': 'Společnost komanditní',
+  '121': 'Akciová společnost',
+  '205': 'Družstvo',
+  '706': 'Spolek',
+};
+
+class UnexpectedShape extends Error {}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function optionalString(body: Json, field: string): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new UnexpectedShape(`${field} is not text`);
+  return value;
+}
+
+function optionalDate(body: Json, field: string): string | undefined {
+  const value = optionalString(body, field);
+  if (value === undefined) return undefined;
+  // ARES writes dates as YYYY-MM-DD; a time part, if ever sent, is not part of the date.
+  const date = /^(\d{4}-\d{2}-\d{2})(T.*)?$/.exec(value)?.[1];
+  if (!date) throw new UnexpectedShape(`${field} is not a date`);
+  return date;
+}
+
+/** An EkonomickySubjekt as the ARES REST API returns it, or an UnexpectedShape. */
+export function aresRecord(body: unknown): CompanyRecord {
+  if (!isObject(body)) throw new UnexpectedShape('the subject is not an object');
+  const ico = body.ico;
+  if (typeof ico !== 'string' || !/^\d{8}$/.test(ico))
+    throw new UnexpectedShape('ico is not 8 digits');
+  const name = optionalString(body, 'obchodniJmeno')?.trim();
+  if (!name) throw new UnexpectedShape('obchodniJmeno is missing');
+  const sidlo = body.sidlo;
+  if (sidlo !== undefined && sidlo !== null && !isObject(sidlo))
+    throw new UnexpectedShape('sidlo is not an object');
+  const formatted = isObject(sidlo) ? optionalString(sidlo, 'textovaAdresa')?.trim() : undefined;
+  const city = isObject(sidlo) ? optionalString(sidlo, 'nazevObce')?.trim() : undefined;
+  const form = optionalString(body, 'pravniForma');
+  const created = optionalDate(body, 'datumVzniku');
+  const ceased = optionalDate(body, 'datumZaniku');
+  const dic = optionalString(body, 'dic');
+  const registrations = body.seznamRegistraci;
+  if (registrations !== undefined && registrations !== null && !isObject(registrations))
+    throw new UnexpectedShape('seznamRegistraci is not an object');
+  const vatSource = isObject(registrations)
+    ? optionalString(registrations, 'stavZdrojeDph')
+    : undefined;
+  // The DIČ as ARES reports it is listed, unless ARES also says the subject's VAT (DPH)
+  // registration is not active: a DIČ can outlive the VAT registration it came with.
+  const vatNumber =
+    dic && (vatSource === undefined || vatSource === 'AKTIVNI') ? cleanIdentifier(dic) : undefined;
+  return {
+    key: `ares:${ico}`,
+    legal_name: name,
+    registration_number: ico,
+    vat_numbers: vatNumber ? [vatNumber] : [],
+    tax_identifiers: [],
+    country_code: 'CZ',
+    company_legal_status: ARES_LEGAL_STATUS[ceased ? 'datumZaniku' : 'bezDataZaniku'],
+    ...(ceased ? { raw_company_legal_status: `datumZaniku ${ceased}` } : {}),
+    ...(form ? { legal_form: LEGAL_FORMS[form] ?? form } : {}),
+    ...(created ? { incorporation_date: created } : {}),
+    ...(formatted ? { registered_address: { formatted } } : {}),
+    ...(city ? { city_or_state: city } : {}),
+  };
+}
+
+/** The IČO a normalized CZ registration or VAT number leads to (a DIČ only as CZ + IČO). */
+export function icoOf(identifierType: IdentifierType, normalized: string): string | undefined {
+  const digits = identifierType === 'vat_number' ? /^CZ(\d+)$/.exec(normalized)?.[1] : normalized;
+  return digits && /^\d{8}$/.test(digits) ? digits : undefined;
+}
+
+function unavailable(result: Extract<UpstreamResult, { kind: 'unavailable' }>) {
+  return { outcome: 'unavailable' as const, reason: `${result.reason}: ${result.detail}` };
+}
+
+/**
+ * ARES as a registry source for the Czech Republic: IČO lookups, and DIČ lookups through the IČO
+ * a legal person's DIČ embeds. Company search by name is not offered (see ARES_COVERAGE); `search`
+ * answers searches by number, through the same lookup.
+ */
+export function aresSource(options: {
+  client: UpstreamClient;
+  baseUrl: string;
+  apiKey?: string;
+}): RegistrySource {
+  const { client } = options;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const headers = { 'user-agent': 'firmwatch (registry check)' };
+
+  async function fetchSubject(ico: string): Promise<LookupResult> {
+    const result = await client.getJson(`${base}/ekonomicke-subjekty/${ico}`, headers);
+    if (result.kind === 'not_found') return { outcome: 'not_matched', source: ARES_INFO };
+    if (result.kind === 'unavailable') return unavailable(result);
+    try {
+      const company = aresRecord(result.body);
+      if (company.registration_number !== ico)
+        throw new UnexpectedShape(`asked for ${ico}, got ${company.registration_number}`);
+      return {
+        outcome: 'matched',
+        company,
+        retrievedAt: result.retrievedAt,
+        source: { ...ARES_INFO, source_url: aresRecordUrl(ico) },
+      };
+    } catch (error) {
+      if (error instanceof UnexpectedShape)
+        return { outcome: 'unavailable', reason: `malformed_response: ares: ${error.message}` };
+      throw error;
+    }
+  }
+
+  async function lookup(query: LookupQuery): Promise<LookupResult> {
+    if (query.countryCode !== 'CZ') return { outcome: 'not_matched' };
+    const ico = icoOf(query.identifierType, query.normalized);
+    if (ico) return fetchSubject(ico);
+    if (query.identifierType === 'vat_number')
+      // Not `not_matched`: the subject may well exist; ARES just cannot be asked by this number.
+      return {
+        outcome: 'unavailable',
+        reason:
+          'ARES cannot be looked up by an individual DIČ (9 or 10 digits); only CZ + an 8-digit IČO leads to a subject',
+      };
+    return { outcome: 'not_matched' };
+  }
+
+  async function search(query: SearchQuery): Promise<SearchResult> {
+    if (query.countryCode !== 'CZ') return { outcome: 'ok', companies: [] };
+    const icos = new Set<string>();
+    if (query.registrationNumber !== undefined) {
+      const cleaned = cleanIdentifier(query.registrationNumber).padStart(8, '0');
+      icos.add(icoOf('registration_number', cleaned) ?? 'none');
+    }
+    if (query.vatNumber !== undefined) {
+      const cleaned = cleanIdentifier(query.vatNumber);
+      icos.add(icoOf('vat_number', cleaned.startsWith('CZ') ? cleaned : `CZ${cleaned}`) ?? 'none');
+    }
+    if (icos.size === 0)
+      return {
+        outcome: 'unavailable',
+        reason: 'ARES name search needs POST /ekonomicke-subjekty/vyhledat, which is not offered',
+      };
+    const [ico] = icos;
+    if (icos.size > 1 || !ico || ico === 'none')
+      return { outcome: 'ok', companies: [], source: ARES_INFO };
+    const found = await fetchSubject(ico);
+    if (found.outcome === 'unavailable') return found;
+    const fold = (t: string) => t.normalize('NFKD').replace(/\p{M}/gu, '').trim().toLowerCase();
+    const cities = query.cityOrState?.map(fold);
+    const companies =
+      found.outcome === 'matched' &&
+      (!query.name || fold(found.company.legal_name).includes(fold(query.name))) &&
+      (!cities ||
+        (found.company.city_or_state !== undefined &&
+          cities.includes(fold(found.company.city_or_state))))
+        ? [found.company]
+        : [];
+    return {
+      outcome: 'ok',
+      companies,
+      ...(found.retrievedAt ? { retrievedAt: found.retrievedAt } : {}),
+      source: ARES_INFO,
+    };
+  }
+
+  return {
+    info: ARES_INFO,
+    coverage: ARES_COVERAGE,
+    supports: (country, type) =>
+      country === 'CZ' && (type === 'registration_number' || type === 'vat_number'),
+    lookup,
+    searches: () => false,
+    search,
+  };
+}

@@ -1,0 +1,239 @@
+/**
+ * The Czech ARES adapter against a fake ARES on 127.0.0.1.
+ *
+ * Where the sample bodies in test/fixtures/sources/ares/ get their shape: the ARES REST API's
+ * published OpenAPI description (the Ministry of Finance's Swagger UI for
+ * ekonomicke-subjekty-v-be/rest): `GET /ekonomicke-subjekty/{ico}` answers an
+ * `EkonomickySubjekt` (ico, obchodniJmeno, sidlo{... nazevObce, psc, textovaAdresa},
+ * pravniForma, financniUrad, datumVzniku, datumZaniku, datumAktualizace, dic, icoId,
+ * adresaDorucovaci, seznamRegistraci{stavZdroje... AKTIVNI | ZANIKLY | NEEXISTUJICI},
+ * primarniZdroj, czNace), and an unknown IČO a 404 with an error body (kod NENALEZENO, subKod
+ * VYSTUP_SUBJEKT_NENALEZEN, popis). The same shapes appear in published clients of the API.
+ * - ekonomicky-subjekt.json: a subject that exists, VAT (DPH) registration active.
+ * - ekonomicky-subjekt-zanikly.json: a subject that has ceased (datumZaniku set).
+ * - nenalezeno.json: the 404 body.
+ * The names and numbers are made up (valid IČO check digits); they describe no real company.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ARES_BUDGET,
+  ARES_DEFAULT_BASE_URL,
+  ARES_LEGAL_STATUS,
+  aresSource,
+} from '../../src/sources/ares/ares-source.js';
+import type { CompanyRecord, LookupResult } from '../../src/sources/registry-source.js';
+import {
+  CLOCK,
+  type FakeRegister,
+  fixture,
+  hang,
+  json,
+  sequence,
+  startFakeRegister,
+  testClient,
+  text,
+  truncated,
+} from './fake-register.js';
+
+let ares: FakeRegister;
+beforeAll(async () => {
+  ares = await startFakeRegister();
+});
+afterAll(() => ares.close());
+beforeEach(() => {
+  ares.requests.length = 0;
+});
+
+const source = (policy = {}, waits: number[] = []) =>
+  aresSource({ client: testClient('ares', policy, waits), baseUrl: ares.base });
+
+const lookup = (
+  normalized = '27100006',
+  identifierType: 'registration_number' | 'vat_number' = 'registration_number',
+  policy = {},
+  waits: number[] = [],
+) => source(policy, waits).lookup({ countryCode: 'CZ', identifierType, normalized });
+
+function matched(result: LookupResult): CompanyRecord {
+  if (result.outcome !== 'matched')
+    throw new Error(`expected matched, got ${JSON.stringify(result)}`);
+  return result.company;
+}
+
+const reasonOf = (result: { outcome: string; reason?: string }) =>
+  result.outcome === 'unavailable' ? result.reason : `not unavailable: ${result.outcome}`;
+
+const subject = (change: Record<string, unknown> = {}) => ({
+  ...fixture('ares', 'ekonomicky-subjekt.json'),
+  ...change,
+});
+
+describe('the ARES adapter', () => {
+  it('declares its defaults: the public API, a budget of 2 a second, no name search', () => {
+    expect(ARES_DEFAULT_BASE_URL).toBe('https://ares.gov.cz/ekonomicke-subjekty-v-be/rest');
+    expect(ARES_BUDGET).toEqual({ capacity: 5, refillPerSecond: 2 });
+    const cz = source();
+    expect(cz.supports('CZ', 'registration_number')).toBe(true);
+    expect(cz.supports('CZ', 'vat_number')).toBe(true);
+    expect(cz.supports('SK', 'registration_number')).toBe(false);
+    expect(cz.searches('CZ')).toBe(false);
+    expect(cz.coverage).toEqual([
+      {
+        countryCode: 'CZ',
+        companySearch: 'not_supported',
+        identifiers: [
+          {
+            identifierType: 'registration_number',
+            registryMatch: 'supported',
+            companyLegalStatus: 'partial',
+          },
+          { identifierType: 'vat_number', registryMatch: 'partial', companyLegalStatus: 'partial' },
+        ],
+      },
+    ]);
+  });
+
+  it('maps a subject: name, IČO, DIČ, legal form, founding date, seat, record URL and fetch time', async () => {
+    ares.respond(json(200, subject()));
+    const result = await lookup();
+    expect(ares.requests).toEqual(['/ekonomicke-subjekty/27100006']);
+    expect(result).toEqual({
+      outcome: 'matched',
+      company: {
+        key: 'ares:27100006',
+        legal_name: 'Vltavská strojírna s.r.o.',
+        registration_number: '27100006',
+        vat_numbers: ['CZ27100006'],
+        tax_identifiers: [],
+        country_code: 'CZ',
+        company_legal_status: 'active',
+        legal_form: 'Společnost s ručením omezeným',
+        incorporation_date: '2004-05-17',
+        registered_address: { formatted: 'Jankovcova 1522/53, Holešovice, 17000 Praha 7' },
+        city_or_state: 'Praha',
+      },
+      retrievedAt: CLOCK.now(),
+      source: {
+        source_type: 'government_registry',
+        source_name: 'ARES',
+        source_url: 'https://ares.gov.cz/ekonomicke-subjekty?ico=27100006',
+      },
+    });
+  });
+
+  it.each(Object.entries(ARES_LEGAL_STATUS))('maps %s to %s', async (row, status) => {
+    const ceased = row === 'datumZaniku';
+    ares.respond(
+      json(200, ceased ? fixture('ares', 'ekonomicky-subjekt-zanikly.json') : subject()),
+    );
+    const company = matched(await lookup(ceased ? '06400001' : '27100006'));
+    expect(company.company_legal_status).toBe(status);
+    expect(company.raw_company_legal_status).toBe(ceased ? 'datumZaniku 2023-03-31' : undefined);
+  });
+
+  it('lists the DIČ as the VAT number unless ARES says the VAT registration is not active', async () => {
+    const vatNumbers = async (body: Record<string, unknown>) => {
+      ares.respond(json(200, body));
+      return matched(await lookup(body.ico as string)).vat_numbers;
+    };
+    expect(await vatNumbers(fixture('ares', 'ekonomicky-subjekt-zanikly.json'))).toEqual([]);
+    expect(await vatNumbers(subject({ dic: null }))).toEqual([]);
+    expect(await vatNumbers(subject({ seznamRegistraci: undefined }))).toEqual(['CZ27100006']);
+    expect(
+      await vatNumbers(subject({ seznamRegistraci: { stavZdrojeDph: 'NEEXISTUJICI' } })),
+    ).toEqual([]);
+  });
+
+  it('shows an unlisted legal-form code as the code', async () => {
+    ares.respond(json(200, subject({ pravniForma: '999' })));
+    expect(matched(await lookup()).legal_form).toBe('999');
+  });
+
+  it('looks a DIČ of CZ + IČO up by the IČO; an individual DIČ is unavailable, not a finding', async () => {
+    ares.respond(json(200, subject()));
+    expect(matched(await lookup('CZ27100006', 'vat_number')).registration_number).toBe('27100006');
+    expect(ares.requests).toEqual(['/ekonomicke-subjekty/27100006']);
+    const personal = await lookup('CZ7103192745', 'vat_number');
+    expect(reasonOf(personal)).toMatch(/individual DIČ/);
+    expect(ares.requests).toHaveLength(1);
+  });
+
+  it('answers not_matched for the documented 404', async () => {
+    ares.respond(json(404, fixture('ares', 'nenalezeno.json')));
+    expect(await lookup('12345679')).toMatchObject({
+      outcome: 'not_matched',
+      source: { source_name: 'ARES' },
+    });
+  });
+
+  it('retries a 429 after its Retry-After, and answers unavailable when no retry is left', async () => {
+    const waits: number[] = [];
+    ares.respond(sequence(json(429, {}, { 'retry-after': '3' }), json(200, subject())));
+    expect((await lookup('27100006', 'registration_number', { retries: 1 }, waits)).outcome).toBe(
+      'matched',
+    );
+    expect(waits).toEqual([3000]);
+    ares.respond(json(429, {}, { 'retry-after': '3' }));
+    expect(reasonOf(await lookup())).toMatch(/^rate_limited/);
+  });
+
+  it('answers unavailable, with the reason, for a 500, a timeout, a truncated and a malformed body', async () => {
+    ares.respond(json(500, { kod: 'CHYBA', popis: 'Interní chyba' }));
+    expect(reasonOf(await lookup())).toMatch(/^server_error/);
+    ares.respond(hang);
+    expect(
+      reasonOf(await lookup('27100006', 'registration_number', { responseTimeoutMs: 100 })),
+    ).toMatch(/^timeout/);
+    ares.respond(truncated(subject()));
+    expect(reasonOf(await lookup())).toMatch(/^connection_failed: ares: the response broke off/);
+    ares.respond(text(200, '{"ico": "27100006", "obchodniJmeno": "Vltavsk'));
+    expect(reasonOf(await lookup())).toMatch(/^malformed_response: ares: the answer is not JSON/);
+  });
+
+  it.each([
+    ['an IČO that is a number', { ico: 27100006 }, /ico is not 8 digits/],
+    ['no name', { obchodniJmeno: '' }, /obchodniJmeno is missing/],
+    ['a ceasing date of another form', { datumZaniku: '31.3.2023' }, /datumZaniku is not a date/],
+    ['a seat that is text', { sidlo: 'Praha' }, /sidlo is not an object/],
+    ['a DIČ that is a number', { dic: 27100006 }, /dic is not text/],
+    ['another subject than the one asked for', { ico: '06400001' }, /asked for 27100006/],
+  ])('answers unavailable for a body with %s, never a finding', async (_, change, reason) => {
+    ares.respond(json(200, subject(change)));
+    const result = await lookup();
+    expect(reasonOf(result)).toMatch(/^malformed_response: ares: /);
+    expect(reasonOf(result)).toMatch(reason);
+  });
+
+  it('answers a search by number through the lookup, and refuses a name search without asking ARES', async () => {
+    ares.respond(json(200, subject()));
+    const byNumber = await source().search({ countryCode: 'CZ', registrationNumber: '271 00 006' });
+    expect(byNumber).toMatchObject({ outcome: 'ok', retrievedAt: CLOCK.now() });
+    expect(byNumber.outcome === 'ok' && byNumber.companies.map((c) => c.legal_name)).toEqual([
+      'Vltavská strojírna s.r.o.',
+    ]);
+    const byVat = await source().search({
+      countryCode: 'CZ',
+      vatNumber: 'CZ27100006',
+      cityOrState: ['Brno'],
+    });
+    expect(byVat).toMatchObject({ outcome: 'ok', companies: [] });
+    expect(ares.requests).toEqual([
+      '/ekonomicke-subjekty/27100006',
+      '/ekonomicke-subjekty/27100006',
+    ]);
+    const byName = await source().search({ countryCode: 'CZ', name: 'Vltavská' });
+    expect(reasonOf(byName)).toMatch(/POST/);
+    expect(ares.requests).toHaveLength(2);
+  });
+
+  it('documents every row of its status table in docs/sources/ares.md', () => {
+    const doc = readFileSync(new URL('../../docs/sources/ares.md', import.meta.url), 'utf8');
+    const rows = doc.split('\n').filter((line) => line.startsWith('| `'));
+    for (const [raw, status] of Object.entries(ARES_LEGAL_STATUS)) {
+      const row = rows.find((line) => line.startsWith(`| \`${raw}\` |`));
+      expect(row, `${raw} has a row`).toBeDefined();
+      expect(row?.trimEnd().endsWith(`| \`${status}\` |`), `${raw} -> ${status}`).toBe(true);
+    }
+  });
+});
