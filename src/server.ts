@@ -2,8 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
-import { type Logger, pino } from 'pino';
+import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { type Config, defaultPublicBaseUrl, listeningUrl } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
@@ -14,12 +13,10 @@ import { scheduleSnapshotRetention } from './jobs/snapshot-retention.js';
 import { systemClock } from './lib/clock.js';
 import { createIdGenerator } from './lib/ids.js';
 import { createLogger } from './lib/logger.js';
-import {
-  memoryTokenBuckets,
-  redisTokenBuckets,
-  type TokenBucketStore,
-} from './lib/token-bucket.js';
+import { connectRedisBuckets, memoryTokenBuckets } from './lib/token-bucket.js';
 import { createStarterWorkspace } from './modules/accounts/accounts.service.js';
+import { createLiveSource, type LiveSource } from './sources/live-sources.js';
+import { sandboxSource } from './sources/sandbox/sandbox-source.js';
 import { type BackgroundWorkOptions, startBackgroundWork } from './worker.js';
 
 export interface StarterWorkspace {
@@ -50,18 +47,6 @@ export interface StartOptions {
   webhookNetwork?: BackgroundWorkOptions['webhookNetwork'];
 }
 
-function connectRedis(url: string, logger: Logger): TokenBucketStore {
-  // While Redis is down, commands fail at once instead of queueing: the limiter then fails open.
-  // A Redis that stops answering (rather than refusing) must fail open too, not hang requests.
-  const redis = new Redis(url, {
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: false,
-    commandTimeout: 500,
-  });
-  // The store listens to the client's errors and logs an outage once, and its end once.
-  return redisTokenBuckets(redis, { log: logger });
-}
-
 export async function startServer(
   config: Config,
   options: StartOptions = {},
@@ -76,8 +61,9 @@ export async function startServer(
     },
   });
   const rateLimitStore = config.redisUrl
-    ? connectRedis(config.redisUrl, logger)
+    ? connectRedisBuckets(config.redisUrl, logger)
     : memoryTokenBuckets();
+  let live: LiveSource | undefined;
   try {
     const migration = await migrateToLatest(database);
     logger.info({ applied: migration.applied, dialect: database.dialect }, 'database ready');
@@ -90,9 +76,13 @@ export async function startServer(
         ? await createStarterWorkspace(database.db, { clock, newId })
         : undefined;
 
+    // Upstream budgets share the rate limits' store: Redis when configured, so every node stays
+    // inside one key's limit together.
+    live = createLiveSource(config.liveSources, { database, clock, buckets: rateLimitStore });
     const domain = domainDeps({
       clock,
       newId,
+      sources: { sandbox: sandboxSource(), live },
       snapshotsPerDay: config.snapshotsPerDay,
       monitorSlots: config.monitorSlots,
     });
@@ -141,6 +131,7 @@ export async function startServer(
           await sleep(config.http.shutdownDrainMs);
           receiving.dropIncomplete();
           await app.close();
+          await live?.close();
           await rateLimitStore.close();
         } finally {
           await database.destroy();
@@ -148,6 +139,7 @@ export async function startServer(
       },
     };
   } catch (error) {
+    await live?.close();
     await rateLimitStore.close();
     await database.destroy();
     throw error;

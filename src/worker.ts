@@ -11,8 +11,11 @@ import { createWebhookDeliverer } from './jobs/webhook-deliverer.js';
 import { systemClock } from './lib/clock.js';
 import { createIdGenerator } from './lib/ids.js';
 import { createLogger } from './lib/logger.js';
+import { connectRedisBuckets, memoryTokenBuckets } from './lib/token-bucket.js';
 import type { MonitorsDeps } from './modules/monitors/monitors.service.js';
 import { createWebhookSender, type WebhookNetwork } from './modules/webhooks/sender.js';
+import { createLiveSource } from './sources/live-sources.js';
+import { sandboxSource } from './sources/sandbox/sandbox-source.js';
 
 /** A name for this process's leases: unique, and readable in the database when debugging. */
 export function workerName(): string {
@@ -80,12 +83,23 @@ export async function startWorker(
     pino.destination({ dest: options.logDestination ?? 1, sync: true }),
   );
   const database = createDatabase(config.database);
+  // Rechecks ask the live registers, inside the same budgets as the API nodes.
+  const buckets = config.redisUrl
+    ? connectRedisBuckets(config.redisUrl, log)
+    : memoryTokenBuckets();
+  const clock = systemClock;
+  const live = createLiveSource(config.liveSources, { database, clock, buckets });
+  const release = async () => {
+    await live.close();
+    await buckets.close();
+    await database.destroy();
+  };
   try {
     await migrateToLatest(database);
-    const clock = systemClock;
     const deps = domainDeps({
       clock,
       newId: createIdGenerator(clock),
+      sources: { sandbox: sandboxSource(), live },
       snapshotsPerDay: config.snapshotsPerDay,
       monitorSlots: config.monitorSlots,
     });
@@ -98,12 +112,12 @@ export async function startWorker(
         try {
           await work.stop();
         } finally {
-          await database.destroy();
+          await release();
         }
       },
     };
   } catch (error) {
-    await database.destroy();
+    await release();
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 export interface BucketPolicy {
@@ -190,4 +190,17 @@ export function redisTokenBuckets(
       else redis.disconnect();
     },
   };
+}
+
+/** Buckets in the Redis at `url`, for every node using it (rate limits and upstream budgets). */
+export function connectRedisBuckets(url: string, logger: Logger): TokenBucketStore {
+  // While Redis is down, commands fail at once instead of queueing: the limiter then fails open.
+  // A Redis that stops answering (rather than refusing) must fail open too, not hang requests.
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    commandTimeout: 500,
+  });
+  // The store listens to the client's errors and logs an outage once, and its end once.
+  return redisTokenBuckets(redis, { log: logger });
 }

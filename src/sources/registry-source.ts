@@ -42,6 +42,8 @@ export interface CompanyRecord {
 export interface Provenance {
   source?: SourceInfo;
   retrievedAt?: Date;
+  /** How the record was matched, when it is not the obvious way (a check shows it as a warning). */
+  matchNote?: string;
 }
 
 export type LookupResult =
@@ -83,6 +85,8 @@ export interface RegistrySource {
   /** What it covers, per country and identifier type; feeds GET /countries. */
   readonly coverage: readonly SourceCoverage[];
   supports(countryCode: string, identifierType: IdentifierType): boolean;
+  /** Why a country and identifier type it does not support get no registry finding, if it knows. */
+  notSupportedReason?(countryCode: string, identifierType: IdentifierType): string | undefined;
   lookup(query: LookupQuery): Promise<LookupResult>;
   /**
    * Sandbox timelines only: whether this recheck is one where the workspace is made to look out of

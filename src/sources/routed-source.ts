@@ -55,6 +55,8 @@ export function routedSource(sources: readonly RegistrySource[]): RegistrySource
     info: { source_type: 'official_public_record', source_name: 'firmwatch live registers' },
     coverage,
     supports: (country, type) => sources.some((source) => source.supports(country, type)),
+    notSupportedReason: (country, type) =>
+      sources.map((source) => source.notSupportedReason?.(country, type)).find(Boolean),
     async lookup(query) {
       const source = sources.find((s) => s.supports(query.countryCode, query.identifierType));
       if (!source) return { outcome: 'unavailable', reason: 'no source' };

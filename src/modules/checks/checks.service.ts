@@ -43,9 +43,10 @@ function registryNotSupported(
   const covered = source.coverage.find((c) => c.countryCode === country);
   const typesHere = covered?.identifiers.map((i) => i.identifierType) ?? [];
   const countries = source.coverage.map((c) => c.countryCode).join(', ');
+  const reason = source.notSupportedReason?.(country, type);
   const where =
     principal.environment === 'live'
-      ? `No live registry source covers ${type} numbers in ${country} yet.`
+      ? (reason ?? `No live registry source covers ${type} numbers in ${country}.`)
       : typesHere.length > 0
         ? `The sandbox has no registry fixtures for ${type} numbers in ${country}; there it covers ${typesHere.join(' and ')}.`
         : `The sandbox has registry fixtures for ${countries} only; ${country} is not one of them.`;
@@ -102,7 +103,16 @@ async function registryFindings(
           evidence('registry_match', 'matched'),
           evidence('company_legal', lookup.company.raw_company_legal_status),
         ],
-        warnings: [],
+        warnings: lookup.matchNote
+          ? [
+              {
+                dimension: 'registry_match',
+                code: 'matched_through_embedded_number',
+                message: lookup.matchNote,
+                retryable: false,
+              },
+            ]
+          : [],
       };
     }
     case 'ambiguous':

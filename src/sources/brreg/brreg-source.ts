@@ -241,12 +241,7 @@ export function brregSource(options: {
     if (!orgnr) return { outcome: 'not_matched' };
     const result = await client.getJson(`${base}/enheter/${orgnr}`, headers);
     if (result.kind === 'not_found') return { outcome: 'not_matched', source: BRREG_INFO };
-    if (result.kind === 'unavailable') {
-      // The shared client reads no body of a non-2xx answer and names its status in the detail.
-      if (result.reason === 'rejected' && /answered 410$/.test(result.detail))
-        return { outcome: 'not_matched', source: BRREG_INFO };
-      return unavailable(result);
-    }
+    if (result.kind === 'unavailable') return unavailable(result);
     try {
       const company = brregRecord(result.body);
       if (company.registration_number !== orgnr)

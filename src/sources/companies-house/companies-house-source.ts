@@ -48,7 +48,7 @@ export const COMPANIES_HOUSE_SEARCH_PAGE_SIZE = 100;
  * uses, so the docs and the answer say the same thing.
  */
 export const COMPANIES_HOUSE_GB_VAT_NOT_SUPPORTED =
-  'UK VAT numbers are issued by HMRC, and no public company register maps a VAT number to a company: Companies House does not record VAT numbers, and checks never ask a tax authority. Check the company number (registration_number) instead. The format was still checked.';
+  'UK VAT numbers are issued by HMRC, and no public company register maps a VAT number to a company: Companies House does not record VAT numbers, and checks never ask a tax authority. Check the company number (registration_number) instead.';
 
 /** The reason a (country, identifier type) has no Companies House finding, when it is a GB one. */
 export function companiesHouseNotSupportedReason(
@@ -286,6 +286,7 @@ export function companiesHouseSource(options: {
     info: COMPANIES_HOUSE_INFO,
     coverage: COMPANIES_HOUSE_COVERAGE,
     supports,
+    notSupportedReason: companiesHouseNotSupportedReason,
     async lookup({ countryCode, identifierType, normalized }: LookupQuery): Promise<LookupResult> {
       if (!supports(countryCode, identifierType)) {
         return unavailable(

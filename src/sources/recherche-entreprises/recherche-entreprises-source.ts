@@ -258,6 +258,9 @@ export function rechercheEntreprisesSource(options: {
       company: only.record,
       retrievedAt: page.retrievedAt,
       source: { ...RECHERCHE_ENTREPRISES_INFO, source_url: rechercheEntreprisesRecordUrl(siren) },
+      ...(query.identifierType === 'vat_number'
+        ? { matchNote: RECHERCHE_ENTREPRISES_VAT_MATCH_NOTE }
+        : {}),
     };
   }
 

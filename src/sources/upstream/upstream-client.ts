@@ -188,7 +188,8 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
         `${policy.name}: the response broke off`,
       );
     }
-    if (statusCode === 404) return { kind: 'not_found' };
+    // 410 Gone: a record the register has removed, which is not there either (not a failure).
+    if (statusCode === 404 || statusCode === 410) return { kind: 'not_found' };
     if (statusCode === 429 || statusCode >= 500)
       throw new UpstreamFailure(
         statusCode === 429 ? 'rate_limited' : 'server_error',
