@@ -1,0 +1,241 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { domainDeps } from '../../src/domain.js';
+import { createMonitorScheduler } from '../../src/jobs/monitor-scheduler.js';
+import { fixedClock } from '../../src/lib/clock.js';
+import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
+import { LIVE_SOURCE_NAMES, type LiveSourceName } from '../../src/sources/live-source-names.js';
+import { createLiveSource, type LiveSource } from '../../src/sources/live-sources.js';
+import { sandboxSource } from '../../src/sources/sandbox/sandbox-source.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
+import { get, type Json, post, readJson } from '../helpers/http.js';
+import { type FakeRegister, json, startFakeRegister } from './fake-register.js';
+
+/**
+ * Live checks, searches and a monitor recheck end to end: the real app with a live key (paid
+ * access and credits) over the five live registers, each a fake upstream on 127.0.0.1 answering
+ * with the adapters' documented sample bodies (test/fixtures/sources; each adapter's test names
+ * where its shapes come from).
+ */
+const FIXTURES = join(import.meta.dirname, '../fixtures/sources');
+const fixture = (source: string, name: string) =>
+  JSON.parse(readFileSync(join(FIXTURES, source, name), 'utf8'));
+
+// Each register answers its sample record, whatever was asked; GLEIF by the country filtered on.
+const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unknown }> = {
+  companies_house: (url) =>
+    url.pathname.startsWith('/search/')
+      ? { status: 200, body: fixture('companies-house', 'search-companies.json') }
+      : url.pathname === '/company/09990001'
+        ? { status: 200, body: fixture('companies-house', 'company-profile.json') }
+        : { status: 404, body: fixture('companies-house', 'company-profile-not-found.json') },
+  brreg: (url) =>
+    url.pathname === '/enheter' && url.searchParams.has('navn')
+      ? { status: 200, body: fixture('brreg', 'search.json') }
+      : { status: 200, body: fixture('brreg', 'enhet.json') },
+  recherche_entreprises: () => ({
+    status: 200,
+    body: fixture('recherche-entreprises', 'search-siren.json'),
+  }),
+  ares: () => ({ status: 200, body: fixture('ares', 'ekonomicky-subjekt.json') }),
+  gleif: (url) => {
+    const country = url.searchParams.get('filter[entity.legalAddress.country]');
+    if (country === 'SE') return { status: 200, body: fixture('gleif', 'lei-records-se.json') };
+    if (country === 'DE') return { status: 200, body: fixture('gleif', 'lei-records-de.json') };
+    return { status: 200, body: fixture('gleif', 'lei-records-empty.json') };
+  },
+};
+
+describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
+  let t: TestApp;
+  let database: TestDatabase;
+  let live: LiveSource;
+  let key: string;
+  const registers = {} as Record<LiveSourceName, FakeRegister>;
+  // The registers' clock: when records are fetched.
+  const upstreamClock = fixedClock('2026-11-21T11:00:00.000Z');
+
+  beforeAll(async () => {
+    for (const name of LIVE_SOURCE_NAMES) {
+      const register = await startFakeRegister();
+      register.respond((request, response) => {
+        const answer = ANSWERS[name](new URL(request.url ?? '/', 'http://register'));
+        json(answer.status, answer.body)(request, response);
+      });
+      registers[name] = register;
+    }
+    database = await createTestDatabase(dialect);
+    live = createLiveSource(
+      {
+        enabled: [...LIVE_SOURCE_NAMES],
+        companiesHouseApiKey: 'test-key-0000',
+        baseUrls: Object.fromEntries(
+          LIVE_SOURCE_NAMES.map((name) => [name, registers[name].base]),
+        ) as Record<LiveSourceName, string>,
+      },
+      { database, clock: upstreamClock, buckets: memoryTokenBuckets() },
+    );
+    t = await startTestApp({ database, sources: { sandbox: sandboxSource(), live } });
+    const created = await t.createKey({ environment: 'live' });
+    await t.fundWorkspace(created.workspace_id, 100);
+    key = created.key;
+  });
+  afterAll(async () => {
+    await t.close();
+    await live.close();
+    await database.cleanup();
+    await Promise.all(Object.values(registers).map((register) => register.close()));
+  });
+
+  const credits = async () => {
+    const usage = await readJson(await get(t.baseUrl, '/usage', key));
+    return usage.totals.billable_units as number;
+  };
+
+  it('publishes live registry coverage for GB, NO, FR, CZ and the GLEIF countries', async () => {
+    const expected: Record<string, string> = {
+      GB: 'registration_number',
+      NO: 'vat_number',
+      FR: 'registration_number',
+      CZ: 'registration_number',
+      DE: 'registration_number',
+      SE: 'registration_number',
+    };
+    for (const [code, type] of Object.entries(expected)) {
+      const country = await readJson(await get(t.baseUrl, `/countries/${code}`, key));
+      const capability = country.identifier_capabilities.find(
+        (c: Json) => c.identifier_type === type,
+      );
+      expect(capability?.registry_match, code).toMatch(/^(supported|partial)$/);
+    }
+    // GLEIF alone covers DE: only companies with an LEI, so partial.
+    const germany = await readJson(await get(t.baseUrl, '/countries/DE', key));
+    expect(
+      germany.identifier_capabilities.find((c: Json) => c.identifier_type === 'registration_number')
+        .registry_match,
+    ).toBe('partial');
+    // The sandbox's capabilities are not the live ones.
+    const sandboxKey = (await t.createKey()).key;
+    const sandboxNorway = await readJson(await get(t.baseUrl, '/countries/NO', sandboxKey));
+    expect(
+      sandboxNorway.identifier_capabilities.find((c: Json) => c.identifier_type === 'vat_number')
+        .registry_match,
+    ).toBe('not_supported');
+  });
+
+  it.each([
+    ['GB', 'registration_number', '09990001', 'FIXTURE WIDGETS LIMITED', 'Companies House'],
+    ['NO', 'vat_number', 'NO995525828MVA', 'FJORDLYS TEKNIKK AS', 'Brønnøysundregistrene'],
+    ['FR', 'registration_number', '812345676', 'ATELIERS DU CANAL', 'Annuaire des Entreprises'],
+    ['CZ', 'registration_number', '27100006', 'Vltavská strojírna s.r.o.', 'ARES'],
+    ['SE', 'registration_number', '5599990008', null, 'GLEIF'],
+  ])(
+    'a live check of a %s %s is matched by its register, with evidence and one credit',
+    async (country, type, identifier, name, register) => {
+      const before = await credits();
+      const response = await post(
+        t.baseUrl,
+        '/checks',
+        { identifier_type: type, identifier, country_code: country },
+        key,
+      );
+      const check = await readJson(response);
+      expect(response.status, JSON.stringify(check)).toBe(201);
+      expect(check.format_status).toBe('valid');
+      expect(check.registry_match_status).toBe('matched');
+      expect(check.tax_authority_status).toBe(
+        type === 'vat_number' ? 'not_supported' : 'not_applicable',
+      );
+      expect(check.company_legal_status).toBe('active');
+      if (name) expect(check.company.legal_name).toContain(name);
+      const evidence = check.evidence.find((e: Json) => e.dimension === 'registry_match');
+      expect(evidence.source_name).toContain(register);
+      expect(evidence.retrieved_at).toBe(upstreamClock.now().toISOString());
+      expect(check.company.sources[0].source_name).toContain(register);
+      expect(check.credits_used).toBe(1);
+      expect(await credits()).toBe(before + 1);
+    },
+  );
+
+  it('answers a second check of the same record from the shared cache, keeping the original retrieved_at', async () => {
+    const asked = registers.ares.requests.length;
+    const fetchedAt = upstreamClock.now().toISOString();
+    upstreamClock.advance(60_000);
+    const other = await t.createKey({ environment: 'live' });
+    await t.fundWorkspace(other.workspace_id, 10);
+    const check = await readJson(
+      await post(
+        t.baseUrl,
+        '/checks',
+        { identifier_type: 'registration_number', identifier: '27100006', country_code: 'CZ' },
+        other.key,
+      ),
+    );
+    expect(check.registry_match_status).toBe('matched');
+    expect(registers.ares.requests.length).toBe(asked);
+    expect(check.company.retrieved_at).toBe(fetchedAt);
+    expect(check.evidence.find((e: Json) => e.dimension === 'registry_match').retrieved_at).toBe(
+      fetchedAt,
+    );
+  });
+
+  it('keeps GB VAT numbers not_supported in live, saying why', async () => {
+    const check = await readJson(
+      await post(
+        t.baseUrl,
+        '/checks',
+        { identifier_type: 'vat_number', identifier: 'GB999000005', country_code: 'GB' },
+        key,
+      ),
+    );
+    expect(check.registry_match_status).toBe('not_supported');
+    expect(check.warnings[0].message).toMatch(/HMRC/);
+  });
+
+  it('searches a live register by name', async () => {
+    const response = await post(
+      t.baseUrl,
+      '/companies/search',
+      { country_code: 'NO', name: 'Fjordlys' },
+      key,
+    );
+    const body = await readJson(response);
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    expect(body.data.length).toBeGreaterThan(0);
+    expect(body.data[0].sources[0].source_name).toContain('Brønnøysund');
+    expect(body.credits_used).toBe(1);
+  });
+
+  it('rechecks a live monitor through its register', async () => {
+    const created = await readJson(
+      await post(
+        t.baseUrl,
+        '/monitors',
+        { identifier_type: 'registration_number', identifier: '09990001', country_code: 'GB' },
+        key,
+      ),
+    );
+    expect(created.monitor.latest_snapshot.registry_match_status).toBe('matched');
+    const asked = registers.companies_house.requests.length;
+    // Past the cache window: the recheck asks the register again.
+    t.clock.advance(31 * 24 * 3600_000);
+    upstreamClock.advance(31 * 24 * 3600_000);
+    await t.database.db
+      .updateTable('monitors')
+      .set({ next_check_at: '9999-01-01T00:00:00.000Z' })
+      .where('id', '<>', created.monitor.id)
+      .execute();
+    const scheduler = createMonitorScheduler(
+      t.database,
+      domainDeps({ clock: t.clock, newId: t.newId, sources: { sandbox: sandboxSource(), live } }),
+      { owner: 'live-test' },
+    );
+    expect(await scheduler.tick()).toMatchObject({ claimed: 1, rechecked: 1 });
+    expect(registers.companies_house.requests.length).toBe(asked + 1);
+    const monitor = await readJson(await get(t.baseUrl, `/monitors/${created.monitor.id}`, key));
+    expect(monitor.health).toBe('healthy');
+    expect(monitor.latest_snapshot.legal_name).toBe('FIXTURE WIDGETS LIMITED');
+  });
+});
