@@ -70,18 +70,18 @@ const subject = (change: Record<string, unknown> = {}) => ({
 });
 
 describe('the ARES adapter', () => {
-  it('declares its defaults: the public API, a budget of 2 a second, no name search', () => {
+  it('declares its defaults: the public API, a budget of 2 a second, name search', () => {
     expect(ARES_DEFAULT_BASE_URL).toBe('https://ares.gov.cz/ekonomicke-subjekty-v-be/rest');
     expect(ARES_BUDGET).toEqual({ capacity: 5, refillPerSecond: 2 });
     const cz = source();
     expect(cz.supports('CZ', 'registration_number')).toBe(true);
     expect(cz.supports('CZ', 'vat_number')).toBe(true);
     expect(cz.supports('SK', 'registration_number')).toBe(false);
-    expect(cz.searches('CZ')).toBe(false);
+    expect(cz.searches('CZ')).toBe(true);
     expect(cz.coverage).toEqual([
       {
         countryCode: 'CZ',
-        companySearch: 'not_supported',
+        companySearch: 'supported',
         identifiers: [
           {
             identifierType: 'registration_number',
@@ -205,7 +205,7 @@ describe('the ARES adapter', () => {
     expect(reasonOf(result)).toMatch(reason);
   });
 
-  it('answers a search by number through the lookup, and refuses a name search without asking ARES', async () => {
+  it('answers a search by number through the lookup', async () => {
     ares.respond(json(200, subject()));
     const byNumber = await source().search({ countryCode: 'CZ', registrationNumber: '271 00 006' });
     expect(byNumber).toMatchObject({ outcome: 'ok', retrievedAt: CLOCK.now() });
@@ -222,9 +222,55 @@ describe('the ARES adapter', () => {
       '/ekonomicke-subjekty/27100006',
       '/ekonomicke-subjekty/27100006',
     ]);
+  });
+
+  it('searches by name with a POST to /ekonomicke-subjekty/vyhledat, filtering by city', async () => {
+    const seen: Array<{ method?: string; body: unknown }> = [];
+    const answer = (body: unknown) =>
+      ares.respond((request, response) => {
+        let raw = '';
+        request.on('data', (chunk) => {
+          raw += chunk;
+        });
+        request.on('end', () => {
+          seen.push({ method: request.method, body: JSON.parse(raw) });
+          json(200, body)(request, response);
+        });
+      });
+    answer({
+      pocetCelkem: 2,
+      ekonomickeSubjekty: [
+        subject(),
+        subject({
+          ico: '06400001',
+          obchodniJmeno: 'Vltavská druhá s.r.o.',
+          sidlo: { nazevObce: 'Brno', kodStatu: 'CZ' },
+        }),
+      ],
+    });
     const byName = await source().search({ countryCode: 'CZ', name: 'Vltavská' });
-    expect(reasonOf(byName)).toMatch(/POST/);
-    expect(ares.requests).toHaveLength(2);
+    expect(byName).toMatchObject({ outcome: 'ok', retrievedAt: CLOCK.now() });
+    expect(byName.outcome === 'ok' && byName.companies.map((c) => c.registration_number)).toEqual([
+      '27100006',
+      '06400001',
+    ]);
+    expect(seen[0]).toEqual({
+      method: 'POST',
+      body: { obchodniJmeno: 'Vltavská', start: 0, pocet: 100 },
+    });
+    expect(ares.requests).toEqual(['/ekonomicke-subjekty/vyhledat']);
+    const inBrno = await source().search({
+      countryCode: 'CZ',
+      name: 'Vltavská',
+      cityOrState: ['brno'],
+    });
+    expect(inBrno.outcome === 'ok' && inBrno.companies.map((c) => c.registration_number)).toEqual([
+      '06400001',
+    ]);
+    answer({ pocetCelkem: 1, ekonomickeSubjekty: 'none' });
+    expect(reasonOf(await source().search({ countryCode: 'CZ', name: 'Vltavská' }))).toMatch(
+      /^malformed_response: ares/,
+    );
   });
 
   it('documents every row of its status table in docs/sources/ares.md', () => {

@@ -47,6 +47,9 @@ export const ARES_INFO: SourceInfo = {
   source_url: PUBLIC_URL,
 };
 
+/** Candidates asked of ARES's name search (the API allows up to 1000 a page). */
+export const ARES_SEARCH_PAGE_SIZE = 100;
+
 export function aresRecordUrl(ico: string): string {
   return `${PUBLIC_URL}?ico=${ico}`;
 }
@@ -54,9 +57,8 @@ export function aresRecordUrl(ico: string): string {
 export const ARES_COVERAGE: readonly SourceCoverage[] = [
   {
     countryCode: 'CZ',
-    // ARES searches by name only through POST /ekonomicke-subjekty/vyhledat, and the shared
-    // upstream client sends GET requests only.
-    companySearch: 'not_supported',
+    // By name through POST /ekonomicke-subjekty/vyhledat (obchodniJmeno), and by number.
+    companySearch: 'supported',
     identifiers: [
       {
         identifierType: 'registration_number',
@@ -195,6 +197,41 @@ export function aresSource(options: {
     }
   }
 
+  /** ARES's name search: POST /ekonomicke-subjekty/vyhledat with `obchodniJmeno`, one page. */
+  async function searchByName(query: SearchQuery): Promise<SearchResult> {
+    const result = await client.postJson(
+      `${base}/ekonomicke-subjekty/vyhledat`,
+      { obchodniJmeno: query.name ?? '', start: 0, pocet: ARES_SEARCH_PAGE_SIZE },
+      headers,
+    );
+    if (result.kind === 'not_found') return { outcome: 'ok', companies: [], source: ARES_INFO };
+    if (result.kind === 'unavailable') return unavailable(result);
+    const body = result.body as { ekonomickeSubjekty?: unknown };
+    if (typeof body !== 'object' || body === null || !Array.isArray(body.ekonomickeSubjekty ?? []))
+      return {
+        outcome: 'unavailable',
+        reason: 'malformed_response: ares: no ekonomickeSubjekty list',
+      };
+    let companies: CompanyRecord[];
+    try {
+      companies = ((body.ekonomickeSubjekty ?? []) as unknown[]).map(aresRecord);
+    } catch (error) {
+      if (error instanceof UnexpectedShape)
+        return { outcome: 'unavailable', reason: `malformed_response: ares: ${error.message}` };
+      throw error;
+    }
+    const fold = (t: string) => t.normalize('NFKD').replace(/\p{M}/gu, '').trim().toLowerCase();
+    const cities = query.cityOrState?.map(fold);
+    return {
+      outcome: 'ok',
+      companies: cities
+        ? companies.filter((c) => c.city_or_state && cities.includes(fold(c.city_or_state)))
+        : companies,
+      retrievedAt: result.retrievedAt,
+      source: ARES_INFO,
+    };
+  }
+
   async function lookup(query: LookupQuery): Promise<LookupResult> {
     if (query.countryCode !== 'CZ') return { outcome: 'not_matched' };
     const ico = icoOf(query.identifierType, query.normalized);
@@ -220,11 +257,7 @@ export function aresSource(options: {
       const cleaned = cleanIdentifier(query.vatNumber);
       icos.add(icoOf('vat_number', cleaned.startsWith('CZ') ? cleaned : `CZ${cleaned}`) ?? 'none');
     }
-    if (icos.size === 0)
-      return {
-        outcome: 'unavailable',
-        reason: 'ARES name search needs POST /ekonomicke-subjekty/vyhledat, which is not offered',
-      };
+    if (icos.size === 0) return searchByName(query);
     const [ico] = icos;
     if (icos.size > 1 || !ico || ico === 'none')
       return { outcome: 'ok', companies: [], source: ARES_INFO };
@@ -254,7 +287,7 @@ export function aresSource(options: {
     supports: (country, type) =>
       country === 'CZ' && (type === 'registration_number' || type === 'vat_number'),
     lookup,
-    searches: () => false,
+    searches: (country) => country === 'CZ',
     search,
   };
 }

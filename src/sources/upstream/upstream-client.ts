@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { BucketPolicy, TokenBucketStore } from '../../lib/token-bucket.js';
 
 /**
- * The one HTTP client of every registry source: a GET of JSON with connect and response timeouts,
+ * The one HTTP client of every registry source: a GET (or a search POST) of JSON with connect and response timeouts,
  * a response size cap, a budget (a token bucket per upstream, shared through Redis when configured),
  * a concurrency cap, retries of 429 and 5xx that honour `Retry-After` within the call's deadline,
  * and a circuit breaker (cockatiel) so that an upstream that is down answers `unavailable` at once
@@ -72,9 +72,19 @@ export interface UpstreamDeps {
   wait?: (ms: number) => Promise<void>;
 }
 
+interface UpstreamRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  /** A JSON body, for the registers whose search is a POST (ARES). */
+  body?: unknown;
+}
+
 export interface UpstreamClient {
   readonly name: string;
   getJson(url: string, headers?: Record<string, string>): Promise<UpstreamResult>;
+  /** A POST of a JSON body, answered as `getJson` is (a search, never a write). */
+  postJson(url: string, body: unknown, headers?: Record<string, string>): Promise<UpstreamResult>;
   close(): Promise<void>;
 }
 
@@ -149,14 +159,20 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
     }
   }
 
-  async function attempt(url: string, headers: Record<string, string>): Promise<UpstreamResult> {
+  async function attempt(request: UpstreamRequest): Promise<UpstreamResult> {
+    const url = new URL(request.url);
     let response: Dispatcher.ResponseData;
     try {
       response = await dispatcher.request({
-        origin: new URL(url).origin,
-        path: `${new URL(url).pathname}${new URL(url).search}`,
-        method: 'GET',
-        headers: { accept: 'application/json', ...headers },
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: request.method,
+        headers: {
+          accept: 'application/json',
+          ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...request.headers,
+        },
+        ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
         signal: AbortSignal.timeout(policy.connectTimeoutMs + 2 * policy.responseTimeoutMs),
       });
     } catch (error) {
@@ -209,11 +225,11 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
     }
   }
 
-  async function withRetries(url: string, headers: Record<string, string>, deadline: number) {
+  async function withRetries(request: UpstreamRequest, deadline: number) {
     for (let tries = 0; ; tries++) {
       await takeBudget(deadline);
       try {
-        return await limit(() => attempt(url, headers));
+        return await limit(() => attempt(request));
       } catch (error) {
         if (!(error instanceof UpstreamFailure) || !error.retryable || tries >= policy.retries)
           throw error;
@@ -225,24 +241,27 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
     }
   }
 
+  async function call(request: UpstreamRequest): Promise<UpstreamResult> {
+    const deadline = Date.now() + policy.deadlineMs;
+    try {
+      return await breaker.execute(() => withRetries(request, deadline));
+    } catch (error) {
+      if (error instanceof BrokenCircuitError)
+        return {
+          kind: 'unavailable',
+          reason: 'circuit_open',
+          detail: `${policy.name} is failing; not asked until it recovers`,
+        };
+      if (error instanceof UpstreamFailure)
+        return { kind: 'unavailable', reason: error.reason, detail: error.message };
+      return { kind: 'unavailable', reason: 'connection_failed', detail: String(error) };
+    }
+  }
+
   return {
     name: policy.name,
-    async getJson(url, headers = {}) {
-      const deadline = Date.now() + policy.deadlineMs;
-      try {
-        return await breaker.execute(() => withRetries(url, headers, deadline));
-      } catch (error) {
-        if (error instanceof BrokenCircuitError)
-          return {
-            kind: 'unavailable',
-            reason: 'circuit_open',
-            detail: `${policy.name} is failing; not asked until it recovers`,
-          };
-        if (error instanceof UpstreamFailure)
-          return { kind: 'unavailable', reason: error.reason, detail: error.message };
-        return { kind: 'unavailable', reason: 'connection_failed', detail: String(error) };
-      }
-    },
+    getJson: (url, headers = {}) => call({ method: 'GET', url, headers }),
+    postJson: (url, body, headers = {}) => call({ method: 'POST', url, headers, body }),
     async close() {
       if (!deps.dispatcher) await dispatcher.close();
     },
