@@ -9,6 +9,7 @@ import { scheduledRechecks, schedulerTick } from './monitor-scheduler.js';
 import { sandboxChecks } from './sandbox-checks.js';
 import { sqliteDurability } from './sqlite-durability.js';
 import { usageSummary } from './usage-summary.js';
+import { webhookDelivery } from './webhook-delivery.js';
 
 const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
   { name: 'format checks over a mixed corpus (one core)', run: formatChecks },
@@ -32,6 +33,10 @@ const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
   {
     name: 'sandbox scheduled rechecks vs sandbox POST /checks per second (SQLite, median of 3)',
     run: scheduledRechecks,
+  },
+  {
+    name: 'webhook deliveries per second: worker vs bare undici loop (HTTPS keep-alive, loopback)',
+    run: webhookDelivery,
   },
 ];
 

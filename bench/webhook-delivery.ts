@@ -1,0 +1,308 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { LookupFunction } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { Agent } from 'undici';
+import { parseDatabaseUrl } from '../src/config.js';
+import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import type { MonitorsTable } from '../src/db/schema.js';
+import { domainDeps } from '../src/domain.js';
+import { createWebhookDeliverer, WEBHOOK_USER_AGENT } from '../src/jobs/webhook-deliverer.js';
+import { systemClock } from '../src/lib/clock.js';
+import { createIdGenerator } from '../src/lib/ids.js';
+import { createApiKey, createWorkspace } from '../src/modules/accounts/accounts.service.js';
+import type { Principal } from '../src/modules/accounts/key-verifier.js';
+import { lookUpIdentifier } from '../src/modules/checks/checks.service.js';
+import { recordEvent } from '../src/modules/monitors/events.service.js';
+import type {
+  MonitorCreateRequest,
+  MonitorSnapshot,
+} from '../src/modules/monitors/monitors.schemas.js';
+import { createMonitor } from '../src/modules/monitors/monitors.service.js';
+import { createWebhookSender, type WebhookSender } from '../src/modules/webhooks/sender.js';
+import {
+  EVENT_ID_HEADER,
+  SIGNATURE_HEADER,
+  signatureHeader,
+  TIMESTAMP_HEADER,
+  timestampHeader,
+} from '../src/modules/webhooks/signature.js';
+import { TEST_CA, testNetwork } from '../test/helpers/webhook-receiver.js';
+import { median } from './bench-server.js';
+
+/** In flight at once on both sides: the deliverer's default concurrency. */
+const CONCURRENCY = 32;
+const DELIVERIES = 3000;
+const MONITORS = 10;
+const BASELINE_MS = 2000;
+
+interface Receiver {
+  port: number;
+  count(): Promise<{ count: number; bytes: number; connections: number }>;
+  close(): Promise<void>;
+}
+
+/** bench/webhook-receiver.mjs on a thread of its own. */
+async function startReceiver(): Promise<Receiver> {
+  const worker = new Worker(new URL('./webhook-receiver.mjs', import.meta.url));
+  const next = () =>
+    new Promise<{ port: number; count: number; bytes: number; connections: number }>(
+      (resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      },
+    );
+  const { port } = await next();
+  return {
+    port,
+    async count() {
+      const answer = next();
+      worker.postMessage('count');
+      return answer;
+    },
+    async close() {
+      worker.postMessage('close');
+      await new Promise((resolve) => worker.once('exit', resolve));
+    },
+  };
+}
+
+interface Fixture {
+  database: DatabaseHandle;
+  monitors: Array<{
+    row: Pick<MonitorsTable, 'id' | 'workspace_id' | 'environment' | 'webhook_url'>;
+    checkId: string;
+    snapshot: MonitorSnapshot;
+  }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh SQLite file with `MONITORS` sandbox monitors whose webhook URL is the receiver's, made
+ * through the monitors service.
+ */
+async function fixture(url: string): Promise<Fixture> {
+  const dir = mkdtempSync(join(tmpdir(), 'firmwatch-webhook-bench-'));
+  const database = createDatabase(parseDatabaseUrl(`sqlite:${join(dir, 'bench.db')}`));
+  await migrateToLatest(database);
+  const deps = domainDeps({ clock: systemClock, newId: createIdGenerator(systemClock) });
+  const workspace = await createWorkspace(database.db, deps, { name: 'bench' });
+  await createApiKey(database.db, deps, { workspaceId: workspace.id, environment: 'sandbox' });
+  const principal: Principal = {
+    workspaceId: workspace.id,
+    environment: 'sandbox',
+    keyId: '',
+    scopes: [],
+  };
+  const request: MonitorCreateRequest = {
+    identifier_type: 'vat_number',
+    identifier: 'GB999000005',
+    country_code: 'GB',
+    webhook_url: url,
+  };
+  const lookup = await lookUpIdentifier(deps, principal, request);
+  await database.transact(async (trx) => {
+    for (let i = 0; i < MONITORS; i++) await createMonitor(trx, deps, principal, request, lookup);
+  });
+  const rows = await database.db.selectFrom('monitors').selectAll().execute();
+  const monitors: Fixture['monitors'] = rows.map((row) => ({
+    row,
+    checkId: row.baseline_check_id,
+    snapshot: JSON.parse(row.latest_snapshot) as MonitorSnapshot,
+  }));
+  return {
+    database,
+    monitors,
+    async close() {
+      await database.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * `count` change_detected events recorded through the events service (each with its pending
+ * delivery, in the same transaction), shaped like a recheck's: changes, check id and snapshot.
+ */
+async function recordEvents(f: Fixture, count: number): Promise<void> {
+  const deps = { clock: systemClock, newId: createIdGenerator(systemClock) };
+  for (let done = 0; done < count; done += 500) {
+    await f.database.transact(async (trx) => {
+      for (let i = done; i < Math.min(done + 500, count); i++) {
+        const monitor = f.monitors[i % f.monitors.length] as Fixture['monitors'][number];
+        await recordEvent(trx, deps, monitor.row, {
+          type: 'vat.monitor.change_detected',
+          severity: 'high',
+          changes: [
+            { field: 'company_legal_status', previous: 'active', current: 'liquidation' },
+            {
+              field: 'registered_address',
+              previous: ['1 Example Street', 'London', 'EC1A 1AA'],
+              current: ['c/o Insolvency Practitioners LLP', '200 Example Road', 'Leeds', 'LS1 1AA'],
+            },
+          ],
+          check_id: monitor.checkId,
+          snapshot: monitor.snapshot,
+        });
+      }
+    });
+  }
+}
+
+/** A lookup that answers 127.0.0.1 for any name, as the sender's pinned lookup does. */
+const loopback: LookupFunction = (_host, options, callback) => {
+  if (options.all)
+    (callback as (e: null, a: unknown[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+  else callback(null, '127.0.0.1', 4);
+};
+
+/**
+ * The baseline: `CONCURRENCY` loops POSTing `body` through a keep-alive undici Agent set up as the
+ * sender's (test CA, pinned address, same timeouts), for `durationMs`. Requests per second.
+ */
+async function bareUndici(
+  agent: Agent,
+  url: string,
+  body: string,
+  durationMs: number,
+): Promise<number> {
+  const target = new URL(url);
+  let requests = 0;
+  const started = performance.now();
+  const deadline = started + durationMs;
+  const lane = async () => {
+    while (performance.now() < deadline) {
+      const response = await agent.request({
+        origin: target.origin,
+        path: target.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      await response.body.text();
+      if (response.statusCode !== 200) throw new Error(`receiver answered ${response.statusCode}`);
+      requests += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  return requests / ((performance.now() - started) / 1000);
+}
+
+/**
+ * The deliverer's HTTP half alone: the same lanes sending through the product's sender (address
+ * vetting, pinned keep-alive agent, response cut-off) with the deliverer's headers, each request
+ * signed afresh, no database. Requests per second: what separates the deliverer from the baseline
+ * before any database work.
+ */
+async function senderAlone(
+  sender: WebhookSender,
+  url: string,
+  body: string,
+  durationMs: number,
+): Promise<number> {
+  let requests = 0;
+  const started = performance.now();
+  const deadline = started + durationMs;
+  const lane = async () => {
+    while (performance.now() < deadline) {
+      const timestamp = timestampHeader(new Date());
+      const result = await sender.send({
+        url,
+        headers: {
+          'Content-Type': 'application/json',
+          'User-Agent': WEBHOOK_USER_AGENT,
+          [EVENT_ID_HEADER]: 'evt_bench',
+          [TIMESTAMP_HEADER]: timestamp,
+          [SIGNATURE_HEADER]: signatureHeader('svcwhsec_bench', timestamp, body),
+        },
+        body,
+      });
+      if (result.status !== 200) throw new Error(`send failed: ${JSON.stringify(result)}`);
+      requests += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  return requests / ((performance.now() - started) / 1000);
+}
+
+/**
+ * The real deliverer (its defaults but `concurrency`) ticking until `count` freshly recorded
+ * deliveries are all delivered. Deliveries per second.
+ */
+async function deliverer(f: Fixture, sender: WebhookSender, count: number): Promise<number> {
+  await recordEvents(f, count);
+  const worker = createWebhookDeliverer(
+    f.database,
+    { clock: systemClock },
+    { owner: randomUUID(), sender, concurrency: CONCURRENCY },
+  );
+  const started = performance.now();
+  let delivered = 0;
+  while (delivered < count) {
+    const result = await worker.tick();
+    if (result.claimed === 0 || result.delivered !== result.claimed)
+      throw new Error(`a tick did not deliver all it claimed: ${JSON.stringify(result)}`);
+    delivered += result.delivered;
+  }
+  return count / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Webhook deliveries per second by the real deliverer on a SQLite file (claim, sign, SSRF-vetted
+ * send over HTTPS keep-alive, record the attempt) against a bare undici loop POSTing the same body
+ * to the same receiver (on a thread of its own), both `CONCURRENCY` in flight, alternating runs
+ * (target: at least 0.5). The sender alone is measured too, to tell the HTTP side's share of the
+ * gap from the database's.
+ */
+export async function webhookDelivery(): Promise<string> {
+  const receiver = await startReceiver();
+  const url = `https://hooks.example.com:${receiver.port}/hooks`;
+  const f = await fixture(url);
+  // Both keep their connections from one run to the next, as a worker's sender does between ticks.
+  const agent = new Agent({
+    connect: { lookup: loopback, timeout: 5000, ca: TEST_CA },
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+    keepAliveTimeout: 30_000,
+  });
+  const sender = createWebhookSender({ network: testNetwork() });
+  try {
+    await recordEvents(f, 1);
+    const sample = await f.database.db
+      .selectFrom('webhook_deliveries')
+      .select('body')
+      .executeTakeFirstOrThrow();
+    const body = sample.body;
+    // Warm both up (JIT, connections; the sample goes out with the deliverer's), then alternate,
+    // so that whatever else the machine does falls on both.
+    await bareUndici(agent, url, body, BASELINE_MS);
+    await senderAlone(sender, url, body, BASELINE_MS);
+    await deliverer(f, sender, DELIVERIES);
+    const bareRuns: number[] = [];
+    const senderRuns: number[] = [];
+    const delivererRuns: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      bareRuns.push(await bareUndici(agent, url, body, BASELINE_MS));
+      senderRuns.push(await senderAlone(sender, url, body, BASELINE_MS));
+      delivererRuns.push(await deliverer(f, sender, DELIVERIES));
+    }
+    const { count, connections } = await receiver.count();
+    const bare = median(bareRuns);
+    const sent = median(senderRuns);
+    const delivered = median(delivererRuns);
+    const ratio = delivered / bare;
+    return [
+      `bare undici loop: ${bare.toFixed(0)} requests/s; the sender alone (signing each request, no database): ${sent.toFixed(0)} requests/s (${(sent / bare).toFixed(2)} of bare); deliverer: ${delivered.toFixed(0)} deliveries/s`,
+      `${CONCURRENCY} in flight on all three, ${Buffer.byteLength(body)}-byte body, ${DELIVERIES} deliveries per run on a SQLite file, median of 3; the receiver took ${count} requests over ${connections} TLS connections`,
+      `ratio deliverer/bare ${ratio.toFixed(2)} (target >= 0.5): ${ratio >= 0.5 ? 'met' : 'NOT met'}`,
+    ].join('\n  ');
+  } finally {
+    await agent.close();
+    await sender.close();
+    await f.close();
+    await receiver.close();
+  }
+}
