@@ -3,7 +3,11 @@ import type { DatabaseHandle } from '../db/database.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
 import { recordAttempt } from '../modules/webhooks/deliveries.service.js';
-import { DUE_DELIVERIES, findDeliveryToAttempt } from '../modules/webhooks/deliveries.store.js';
+import {
+  type DeliveryToAttempt,
+  DUE_DELIVERIES,
+  findDeliveriesToAttempt,
+} from '../modules/webhooks/deliveries.store.js';
 import type { WebhookSender } from '../modules/webhooks/sender.js';
 import {
   EVENT_ID_HEADER,
@@ -59,10 +63,11 @@ export function createWebhookDeliverer(
   const concurrency = options.concurrency ?? 32;
   const owner = options.owner;
 
-  async function attempt(id: string): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
-    const delivery = await findDeliveryToAttempt(db, id);
-    if (!delivery || delivery.lease_owner !== owner || delivery.webhook_secret === null)
-      return 'skipped';
+  async function attempt(
+    delivery: DeliveryToAttempt,
+  ): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
+    const id = delivery.id;
+    if (delivery.lease_owner !== owner || delivery.webhook_secret === null) return 'skipped';
     const attemptedAt = deps.clock.now();
     const timestamp = timestampHeader(attemptedAt);
     const result = await options.sender.send({
@@ -103,13 +108,16 @@ export function createWebhookDeliverer(
       failed: 0,
       skipped: 0,
     };
-    await inLanes(ids, concurrency, async (id) => {
+    const deliveries = await findDeliveriesToAttempt(db, ids);
+    result.skipped += ids.length - deliveries.length;
+    await inLanes(deliveries, concurrency, async (delivery) => {
       try {
-        result[await attempt(id)] += 1;
+        result[await attempt(delivery)] += 1;
       } catch (error) {
         result.skipped += 1;
-        if (error instanceof LeaseLostError) options.log?.info({ delivery_id: id }, error.message);
-        else options.log?.error({ err: error, delivery_id: id }, 'webhook delivery failed');
+        const context = { delivery_id: delivery.id };
+        if (error instanceof LeaseLostError) options.log?.info(context, error.message);
+        else options.log?.error({ ...context, err: error }, 'webhook delivery failed');
       }
     });
     return result;

@@ -14,11 +14,13 @@ import { WEBHOOK_API_VERSION, type WebhookEnvelope } from '../monitors/monitors.
 import { findMonitorForRecheck, updateMonitor } from '../monitors/monitors.store.js';
 import {
   completeLeasedAttempt,
+  type DeliveryToAttempt,
   findEventById,
   insertAttempt,
   insertDelivery,
   listAttemptsOfDeliveries,
   listDeliveriesOfEvent,
+  recordEventAttempt,
   updateDelivery,
   updateEventDelivery,
 } from './deliveries.store.js';
@@ -107,7 +109,7 @@ export function judgeAttempt(
  */
 export async function recordAttempt(
   db: Kysely<Database>,
-  delivery: WebhookDeliveryRow,
+  delivery: DeliveryToAttempt,
   result: AttemptResult,
   attemptedAt: Date,
   lease: { owner: string; now: Date },
@@ -141,21 +143,16 @@ export async function recordAttempt(
     duration_ms: result.durationMs,
     response_excerpt: result.excerpt,
   });
-  const event = await findEventById(db, delivery.event_id);
-  if (event) {
-    await updateEventDelivery(db, event.id, {
-      delivery_status: verdict.status,
-      delivery_attempts: event.delivery_attempts + 1,
-      response_status: result.status,
-      ...(verdict.status === 'delivered'
-        ? { delivered_at: now, acknowledged_at: event.acknowledged_at ?? now }
-        : {}),
-    });
-  }
-  // Only a final failure, or a success after one, changes the monitor: most attempts leave it be.
-  if (verdict.status === 'retrying') return verdict.status;
-  const seen = await findMonitorForRecheck(db, delivery.monitor_id);
-  if (verdict.status === 'delivered' && seen?.webhook_error_code == null) return verdict.status;
+  await recordEventAttempt(db, delivery.event_id, {
+    status: verdict.status,
+    response_status: result.status,
+    delivered_at: verdict.status === 'delivered' ? now : null,
+  });
+  // Only a final failure, or a success while the webhook was failing, changes the monitor.
+  const changesMonitor =
+    verdict.status === 'failed' ||
+    (verdict.status === 'delivered' && delivery.webhook_error_code !== null);
+  if (!changesMonitor) return verdict.status;
   const monitor = await findMonitorForRecheck(db, delivery.monitor_id, { lock: true });
   if (monitor && monitor.archived_at === null) {
     const change =

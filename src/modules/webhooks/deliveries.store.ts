@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type {
   Database,
   MonitorEventsTable,
@@ -7,7 +8,7 @@ import type {
   WebhookDeliveryAttemptsTable,
   WebhookDeliveryRow,
 } from '../../db/schema.js';
-import { holdsLease, type LeasedTable } from '../../jobs/leases.js';
+import type { LeasedTable } from '../../jobs/leases.js';
 
 /** Deliveries with an attempt due (the `webhook_deliveries_due` index). */
 export const DUE_DELIVERIES: LeasedTable = {
@@ -23,34 +24,124 @@ export async function insertDelivery(
   await db.insertInto('webhook_deliveries').values(row).execute();
 }
 
-/** A delivery with what an attempt needs from its monitor: the signing secret. */
-export async function findDeliveryToAttempt(
+/** A delivery with what an attempt needs from its monitor: the secret, and its webhook's state. */
+export type DeliveryToAttempt = WebhookDeliveryRow & {
+  webhook_secret: string | null;
+  webhook_error_code: string | null;
+};
+
+/** The claimed deliveries of a tick, read in one query. */
+export async function findDeliveriesToAttempt(
   db: Kysely<Database>,
-  id: string,
-): Promise<(WebhookDeliveryRow & { webhook_secret: string | null }) | undefined> {
+  ids: readonly string[],
+): Promise<DeliveryToAttempt[]> {
+  if (ids.length === 0) return [];
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('monitors as m', 'm.id', 'd.monitor_id')
     .selectAll('d')
-    .select('m.webhook_secret')
-    .where('d.id', '=', id)
-    .executeTakeFirst();
+    .select(['m.webhook_secret', 'm.webhook_error_code'])
+    .where('d.id', 'in', ids)
+    .execute();
 }
+
+export interface AttemptOutcome {
+  status: WebhookDeliveriesTable['status'];
+  attempts: number;
+  next_attempt_at: string | null;
+  last_response_status: number | null;
+  last_error_code: string | null;
+  completed_at: string | null;
+}
+
+// The statements every attempt runs are prepared (src/db/prepared.ts): a worker runs thousands.
+const completeAttempt = prepared(
+  (db, p: AttemptOutcome & { id: string; owner: string; now: string }) =>
+    db
+      .updateTable('webhook_deliveries')
+      .set({
+        status: p.status,
+        attempts: p.attempts,
+        next_attempt_at: p.next_attempt_at,
+        last_response_status: p.last_response_status,
+        last_error_code: p.last_error_code,
+        completed_at: p.completed_at,
+        lease_owner: null,
+        lease_expires_at: null,
+      })
+      .where('id', '=', p.id)
+      // holdsLease (src/jobs/leases.ts), spelled out for the prepared statement.
+      .where('lease_owner', '=', p.owner)
+      .where('lease_expires_at', '>', p.now),
+);
 
 /** An attempt's outcome on its delivery, applied only while this worker's lease still holds. */
 export async function completeLeasedAttempt(
   db: Kysely<Database>,
   id: string,
   lease: { owner: string; now: string },
-  changes: Partial<WebhookDeliveriesTable>,
+  outcome: AttemptOutcome,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ ...changes, lease_owner: null, lease_expires_at: null })
-    .where('id', '=', id)
-    .where(holdsLease(lease.owner, lease.now))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const result = await completeAttempt(db, { ...outcome, id, ...lease });
+  return Number(result.numAffectedRows ?? 0) === 1;
+}
+
+const insertAttemptRow = prepared((db, p: WebhookDeliveryAttemptsTable) =>
+  db.insertInto('webhook_delivery_attempts').values({
+    delivery_id: p.delivery_id,
+    number: p.number,
+    attempted_at: p.attempted_at,
+    address: p.address,
+    response_status: p.response_status,
+    error_code: p.error_code,
+    error_message: p.error_message,
+    duration_ms: p.duration_ms,
+    response_excerpt: p.response_excerpt,
+  }),
+);
+
+export async function insertAttempt(
+  db: Kysely<Database>,
+  row: WebhookDeliveryAttemptsTable,
+): Promise<void> {
+  await insertAttemptRow(db, row);
+}
+
+const countEventAttempt = prepared(
+  (
+    db,
+    p: {
+      id: string;
+      status: MonitorEventsTable['delivery_status'];
+      response_status: number | null;
+      delivered_at: string | null;
+    },
+  ) =>
+    db
+      .updateTable('monitor_events')
+      .set({
+        delivery_status: p.status,
+        delivery_attempts: sql`delivery_attempts + 1`,
+        response_status: p.response_status,
+        delivered_at: sql`coalesce(${p.delivered_at}, delivered_at)`,
+        // The first acceptance acknowledges the event; later ones do not move it.
+        acknowledged_at: sql`coalesce(acknowledged_at, ${p.delivered_at})`,
+      })
+      .where('id', '=', p.id),
+);
+
+/** An attempt on the event's `delivery` object, in one statement. */
+export async function recordEventAttempt(
+  db: Kysely<Database>,
+  eventId: string,
+  attempt: {
+    status: MonitorEventsTable['delivery_status'];
+    response_status: number | null;
+    /** Set when this attempt delivered the event. */
+    delivered_at: string | null;
+  },
+): Promise<void> {
+  await countEventAttempt(db, { id: eventId, ...attempt });
 }
 
 export async function updateDelivery(
@@ -59,13 +150,6 @@ export async function updateDelivery(
   changes: Partial<WebhookDeliveriesTable>,
 ): Promise<void> {
   await db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute();
-}
-
-export async function insertAttempt(
-  db: Kysely<Database>,
-  row: WebhookDeliveryAttemptsTable,
-): Promise<void> {
-  await db.insertInto('webhook_delivery_attempts').values(row).execute();
 }
 
 export async function listDeliveriesOfEvent(

@@ -108,6 +108,7 @@ export function createWebhookSender(options: {
   const network = options.network ?? systemNetwork;
   const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
   const maxPools = options.maxPools ?? 256;
+  const deadlineMs = timeouts.connectMs + 2 * timeouts.responseMs;
   // One keep-alive agent per vetted address: connections are reused only to that address.
   const agents = new Map<string, Agent>();
 
@@ -188,8 +189,6 @@ export function createWebhookSender(options: {
           method: 'POST',
           headers: request.headers,
           body: request.body,
-          // A response that trickles in is cut off, whatever the idle timeouts allow.
-          signal: AbortSignal.timeout(timeouts.connectMs + 2 * timeouts.responseMs),
         });
         const chunks: Buffer[] = [];
         let size = 0;
@@ -197,6 +196,14 @@ export function createWebhookSender(options: {
           chunks.push(chunk as Buffer);
           size += (chunk as Buffer).length;
           if (size >= EXCERPT_BYTES) break;
+          // A body that trickles in is cut off at the attempt's deadline, whatever the idle
+          // timeout allows (checked per chunk: a timer per request costs more than this).
+          if (performance.now() - started > deadlineMs) {
+            response.body.destroy();
+            throw Object.assign(new Error('the response body took too long'), {
+              code: 'UND_ERR_BODY_TIMEOUT',
+            });
+          }
         }
         return {
           address: vetted.address,
