@@ -3,7 +3,6 @@ import type {
   Database,
   MonitorEventsTable,
   WebhookDeliveryAttemptRow,
-  WebhookDeliveryRow,
   WebhookDeliveryStatus,
 } from '../../db/schema.js';
 import { HttpProblem } from '../../http/problems.js';
