@@ -8,7 +8,11 @@ import {
   DUE_DELIVERIES,
   findDeliveriesToAttempt,
 } from '../modules/webhooks/deliveries.store.js';
-import type { AttemptResult, WebhookSender } from '../modules/webhooks/sender.js';
+import {
+  type AttemptResult,
+  longestAttemptMs,
+  type WebhookSender,
+} from '../modules/webhooks/sender.js';
 import {
   EVENT_ID_HEADER,
   SIGNATURE_HEADER,
@@ -25,7 +29,7 @@ export interface DelivererOptions {
   /** This worker's name on the leases it holds (unique per process). */
   owner: string;
   sender: WebhookSender;
-  /** Longer than an attempt can take (connect + response timeouts), so a live attempt keeps it. */
+  /** How long claimed deliveries are this worker's (default: a batch of the slowest attempts). */
   leaseMs?: number;
   batchSize?: number;
   /** Attempts in flight at once (to different receivers, or the same one over keep-alive). */
@@ -58,9 +62,12 @@ export function createWebhookDeliverer(
   options: DelivererOptions,
 ): WebhookDeliverer {
   const { db, transact } = database;
-  const leaseMs = options.leaseMs ?? 60_000;
   const batchSize = options.batchSize ?? 100;
   const concurrency = options.concurrency ?? 32;
+  // Long enough for a whole batch of the slowest attempts, lane after lane (160 seconds by
+  // default): a live worker never loses a claim to a timeout-bound receiver.
+  const leaseMs =
+    options.leaseMs ?? Math.ceil(batchSize / concurrency) * longestAttemptMs() + 20_000;
   const owner = options.owner;
 
   async function attempt(

@@ -29,6 +29,14 @@ export interface SenderTimeouts {
 }
 
 export const DEFAULT_TIMEOUTS: SenderTimeouts = { connectMs: 5000, responseMs: 10_000 };
+
+/**
+ * The longest an attempt can take: the connection, the headers, the body's deadline, and one more
+ * idle wait for the chunk that finds the deadline passed.
+ */
+export function longestAttemptMs(timeouts: SenderTimeouts = DEFAULT_TIMEOUTS): number {
+  return timeouts.connectMs + 3 * timeouts.responseMs;
+}
 /** The first bytes of a response kept for the delivery log; the rest is not read. */
 export const EXCERPT_BYTES = 4096;
 
