@@ -1,15 +1,12 @@
 import type { RegistrySource } from './registry-source.js';
-import type { Coverage, SourceCoverage } from './source-coverage.js';
+import type { SourceCoverage } from './source-coverage.js';
 
-const RANK: Record<Coverage, number> = {
-  not_supported: 0,
-  not_verified: 1,
-  partial: 2,
-  supported: 3,
-};
-const best = (a: Coverage, b: Coverage): Coverage => (RANK[b] > RANK[a] ? b : a);
-
-/** The coverage of several sources together: per country and identifier type, the best of them. */
+/**
+ * The coverage of several sources together, as routing uses them: per country and identifier
+ * type, the coverage of the first source (in routing order) that covers it, and search likewise.
+ * Publishing the best of them instead would promise what a lookup, which goes to the first, may
+ * not deliver.
+ */
 export function mergeCoverage(sources: readonly RegistrySource[]): SourceCoverage[] {
   const countries = new Map<string, SourceCoverage>();
   for (const source of sources) {
@@ -23,20 +20,13 @@ export function mergeCoverage(sources: readonly RegistrySource[]): SourceCoverag
         continue;
       }
       const identifiers = [...known.identifiers];
-      for (const entry of coverage.identifiers) {
-        const at = identifiers.findIndex((i) => i.identifierType === entry.identifierType);
-        const current = identifiers[at];
-        if (!current) identifiers.push({ ...entry });
-        else
-          identifiers[at] = {
-            identifierType: entry.identifierType,
-            registryMatch: best(current.registryMatch, entry.registryMatch),
-            companyLegalStatus: best(current.companyLegalStatus, entry.companyLegalStatus),
-          };
-      }
+      for (const entry of coverage.identifiers)
+        if (!identifiers.some((i) => i.identifierType === entry.identifierType))
+          identifiers.push({ ...entry });
       countries.set(coverage.countryCode, {
         countryCode: coverage.countryCode,
-        companySearch: best(known.companySearch, coverage.companySearch),
+        companySearch:
+          known.companySearch === 'not_supported' ? coverage.companySearch : known.companySearch,
         identifiers,
       });
     }

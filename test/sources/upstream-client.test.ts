@@ -184,4 +184,26 @@ describe('the upstream client', () => {
     expect(hits).toBe(2);
     await upstream.close();
   });
+
+  it('goes ahead when the shared budget store is down, as the API rate limits do', async () => {
+    const broken = {
+      ...memoryTokenBuckets(),
+      take: async () => {
+        throw new Error('Redis is down');
+      },
+    };
+    const upstream = createUpstreamClient(
+      {
+        ...DEFAULT_UPSTREAM_POLICY,
+        name: 'test_register',
+        budget: { capacity: 1, refillPerSecond: 1 },
+      },
+      { clock, buckets: broken },
+    );
+    handler = json(200, { ok: true });
+    expect(await upstream.getJson(`${base}/x`)).toMatchObject({ kind: 'ok' });
+    expect(await upstream.getJson(`${base}/x`)).toMatchObject({ kind: 'ok' });
+    expect(hits).toBe(2);
+    await upstream.close();
+  });
 });

@@ -151,7 +151,14 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
   /** Waits for a token of the budget, or fails when none comes before the deadline. */
   async function takeBudget(deadline: number): Promise<void> {
     for (;;) {
-      const taken = await deps.buckets.take(budgetKey, policy.budget);
+      let taken: Awaited<ReturnType<TokenBucketStore['take']>>;
+      try {
+        taken = await deps.buckets.take(budgetKey, policy.budget);
+      } catch {
+        // The shared store is down: go ahead, as the API's rate limits do (the upstream's own
+        // 429s and the circuit breaker still hold us back).
+        return;
+      }
       if (taken.allowed) return;
       if (Date.now() + taken.retryAfterMs > deadline)
         throw new UpstreamFailure('budget_exhausted', `${policy.name}: request budget exhausted`);
