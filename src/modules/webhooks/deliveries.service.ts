@@ -226,16 +226,8 @@ export interface DeliveryLogEntry {
   next_attempt_at: string | null;
   created_at: string;
   completed_at: string | null;
-  log: Array<{
-    number: number;
-    attempted_at: string;
-    address: string | null;
-    response_status: number | null;
-    error_code: string | null;
-    error_message: string | null;
-    duration_ms: number;
-    response_excerpt: string | null;
-  }>;
+  /** Every attempt, oldest first. */
+  log: Array<Omit<WebhookDeliveryAttemptRow, 'delivery_id'>>;
 }
 
 /** The delivery log of an event, oldest delivery first, each with every attempt. */

@@ -11,7 +11,8 @@ import type {
   SourceInfo,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import type { UpstreamClient, UpstreamResult } from '../upstream/upstream-client.js';
+import { foldText, unavailableFrom } from '../source-text.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
 
 /**
  * ARES, the Czech Ministry of Finance's Administrative Register of Economic Subjects: its REST API
@@ -158,10 +159,6 @@ export function icoOf(identifierType: IdentifierType, normalized: string): strin
   return digits && /^\d{8}$/.test(digits) ? digits : undefined;
 }
 
-function unavailable(result: Extract<UpstreamResult, { kind: 'unavailable' }>) {
-  return { outcome: 'unavailable' as const, reason: `${result.reason}: ${result.detail}` };
-}
-
 /**
  * ARES as a registry source for the Czech Republic: IČO lookups, and DIČ lookups through the IČO
  * a legal person's DIČ embeds. Company search by name is not offered (see ARES_COVERAGE); `search`
@@ -179,7 +176,7 @@ export function aresSource(options: {
   async function fetchSubject(ico: string): Promise<LookupResult> {
     const result = await client.getJson(`${base}/ekonomicke-subjekty/${ico}`, headers);
     if (result.kind === 'not_found') return { outcome: 'not_matched', source: ARES_INFO };
-    if (result.kind === 'unavailable') return unavailable(result);
+    if (result.kind === 'unavailable') return unavailableFrom(result);
     try {
       const company = aresRecord(result.body);
       if (company.registration_number !== ico)
@@ -205,7 +202,7 @@ export function aresSource(options: {
       headers,
     );
     if (result.kind === 'not_found') return { outcome: 'ok', companies: [], source: ARES_INFO };
-    if (result.kind === 'unavailable') return unavailable(result);
+    if (result.kind === 'unavailable') return unavailableFrom(result);
     const body = result.body as { ekonomickeSubjekty?: unknown };
     if (typeof body !== 'object' || body === null || !Array.isArray(body.ekonomickeSubjekty ?? []))
       return {
@@ -220,12 +217,11 @@ export function aresSource(options: {
         return { outcome: 'unavailable', reason: `malformed_response: ares: ${error.message}` };
       throw error;
     }
-    const fold = (t: string) => t.normalize('NFKD').replace(/\p{M}/gu, '').trim().toLowerCase();
-    const cities = query.cityOrState?.map(fold);
+    const cities = query.cityOrState?.map(foldText);
     return {
       outcome: 'ok',
       companies: cities
-        ? companies.filter((c) => c.city_or_state && cities.includes(fold(c.city_or_state)))
+        ? companies.filter((c) => c.city_or_state && cities.includes(foldText(c.city_or_state)))
         : companies,
       retrievedAt: result.retrievedAt,
       source: ARES_INFO,
@@ -263,14 +259,13 @@ export function aresSource(options: {
       return { outcome: 'ok', companies: [], source: ARES_INFO };
     const found = await fetchSubject(ico);
     if (found.outcome === 'unavailable') return found;
-    const fold = (t: string) => t.normalize('NFKD').replace(/\p{M}/gu, '').trim().toLowerCase();
-    const cities = query.cityOrState?.map(fold);
+    const cities = query.cityOrState?.map(foldText);
     const companies =
       found.outcome === 'matched' &&
-      (!query.name || fold(found.company.legal_name).includes(fold(query.name))) &&
+      (!query.name || foldText(found.company.legal_name).includes(foldText(query.name))) &&
       (!cities ||
         (found.company.city_or_state !== undefined &&
-          cities.includes(fold(found.company.city_or_state))))
+          cities.includes(foldText(found.company.city_or_state))))
         ? [found.company]
         : [];
     return {

@@ -11,7 +11,8 @@ import type {
   SourceInfo,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import type { UpstreamClient, UpstreamResult } from '../upstream/upstream-client.js';
+import { foldText, unavailableFrom } from '../source-text.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
 
 /**
  * Brønnøysund Register Centre, Enhetsregisteret (the Central Coordinating Register for Legal
@@ -207,18 +208,11 @@ function brregSearchRecords(body: unknown): Array<ReturnType<typeof parseEnhet>>
   return body._embedded.enheter.map(parseEnhet);
 }
 
-const foldName = (text: string) =>
-  text.normalize('NFKD').replace(/\p{M}/gu, '').trim().toLowerCase();
-
 /** The organisation number in a normalized NO registration or VAT number. */
 function orgnrOf(identifierType: IdentifierType, normalized: string): string | undefined {
   const digits =
     identifierType === 'vat_number' ? /^NO(\d{9})MVA$/.exec(normalized)?.[1] : normalized;
   return digits && /^\d{9}$/.test(digits) ? digits : undefined;
-}
-
-function unavailable(result: Extract<UpstreamResult, { kind: 'unavailable' }>) {
-  return { outcome: 'unavailable' as const, reason: `${result.reason}: ${result.detail}` };
 }
 
 /**
@@ -241,7 +235,7 @@ export function brregSource(options: {
     if (!orgnr) return { outcome: 'not_matched' };
     const result = await client.getJson(`${base}/enheter/${orgnr}`, headers);
     if (result.kind === 'not_found') return { outcome: 'not_matched', source: BRREG_INFO };
-    if (result.kind === 'unavailable') return unavailable(result);
+    if (result.kind === 'unavailable') return unavailableFrom(result);
     try {
       const company = brregRecord(result.body);
       if (company.registration_number !== orgnr)
@@ -275,14 +269,14 @@ export function brregSource(options: {
     if (query.name) params.set('navn', query.name);
     const cities = (query.cityOrState ?? []).map((c) => c.trim()).filter((c) => c !== '');
     const postcodes = cities.filter((c) => /^\d{4}$/.test(c));
-    const places = cities.filter((c) => !/^\d{4}$/.test(c)).map(foldName);
+    const places = cities.filter((c) => !/^\d{4}$/.test(c)).map(foldText);
     // The API filters by one poststed or by postcodes; a mixed list is filtered here instead.
     if (postcodes.length === 0 && places.length === 1)
       params.set('forretningsadresse.poststed', cities[0] as string);
     if (places.length === 0 && postcodes.length > 0)
       params.set('forretningsadresse.postnummer', postcodes.join(','));
     const result = await client.getJson(`${base}/enheter?${params}`, headers);
-    if (result.kind === 'unavailable') return unavailable(result);
+    if (result.kind === 'unavailable') return unavailableFrom(result);
     if (result.kind === 'not_found') return { outcome: 'ok', companies: [], source: BRREG_INFO };
     let records: Array<ReturnType<typeof parseEnhet>>;
     try {
@@ -297,7 +291,7 @@ export function brregSource(options: {
         if (wanted.size === 1 && !wanted.has(record.registration_number ?? '')) return false;
         if (cities.length === 0) return true;
         return (
-          (record.city_or_state !== undefined && places.includes(foldName(record.city_or_state))) ||
+          (record.city_or_state !== undefined && places.includes(foldText(record.city_or_state))) ||
           (postcode !== undefined && postcodes.includes(postcode))
         );
       })

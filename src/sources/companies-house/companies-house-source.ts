@@ -14,6 +14,7 @@ import type {
   SourceInfo,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
+import { foldText } from '../source-text.js';
 import type { UpstreamClient, UpstreamResult } from '../upstream/upstream-client.js';
 import {
   COMPANIES_HOUSE_COMPANY_TYPES,
@@ -190,9 +191,6 @@ function companyRecord(fields: {
 const unavailable = (reason: string) => ({ outcome: 'unavailable', reason }) as const;
 const upstreamFailure = (result: Extract<UpstreamResult, { kind: 'unavailable' }>) =>
   unavailable(`${result.reason}: ${result.detail}`);
-
-const foldText = (text: string) =>
-  text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 
 /**
  * The UK Companies House public data API: GB company numbers (registry match and legal status)

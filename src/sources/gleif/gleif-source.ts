@@ -13,6 +13,7 @@ import type {
   SourceInfo,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
+import { foldText } from '../source-text.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import {
   compactRegisteredAs,
@@ -149,8 +150,6 @@ function companyRecord(record: LeiRecord): CompanyRecord {
 }
 
 const unavailable = (reason: string) => ({ outcome: 'unavailable', reason }) as const;
-const foldText = (text: string) =>
-  text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 
 /**
  * GLEIF's LEI records (free, no key): registration-number lookups in the countries it is given

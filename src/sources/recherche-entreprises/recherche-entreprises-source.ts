@@ -11,7 +11,8 @@ import type {
   SourceInfo,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import type { UpstreamClient, UpstreamResult } from '../upstream/upstream-client.js';
+import { foldText, unavailableFrom } from '../source-text.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
 
 /**
  * The French public company directory API (API Recherche d'entreprises, behind the Annuaire des
@@ -185,15 +186,9 @@ export function sirenOf(identifierType: IdentifierType, normalized: string): str
   return /^(\d{9})(\d{5})?$/.exec(normalized)?.[1];
 }
 
-const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').trim().toLowerCase();
-
 const POSTCODE = /^\d{5}$/;
 /** An INSEE commune code that is not all digits (Corsica: 2A..., 2B...). */
 const CORSICAN_COMMUNE = /^2[AB]\d{3}$/i;
-
-function unavailable(result: Extract<UpstreamResult, { kind: 'unavailable' }>) {
-  return { outcome: 'unavailable' as const, reason: `${result.reason}: ${result.detail}` };
-}
 
 /**
  * The directory as a registry source for France. A SIREN is looked up with the API's direct search
@@ -234,7 +229,7 @@ export function rechercheEntreprisesSource(options: {
     if (!siren) return { outcome: 'not_matched' };
     // A direct search: with 9 digits the API ignores every other filter.
     const page = await fetchPage(new URLSearchParams({ q: siren, page: '1', per_page: '5' }));
-    if (page.kind === 'unavailable') return unavailable(page);
+    if (page.kind === 'unavailable') return unavailableFrom(page);
     if (page.kind === 'malformed') return { outcome: 'unavailable', reason: page.reason };
     if (page.kind === 'not_found')
       return { outcome: 'not_matched', source: RECHERCHE_ENTREPRISES_INFO };
@@ -287,7 +282,9 @@ export function rechercheEntreprisesSource(options: {
     const cities = (query.cityOrState ?? []).map((c) => c.trim()).filter((c) => c !== '');
     const postcodes = cities.filter((c) => POSTCODE.test(c));
     const communes = cities.filter((c) => CORSICAN_COMMUNE.test(c)).map((c) => c.toUpperCase());
-    const names = cities.filter((c) => !POSTCODE.test(c) && !CORSICAN_COMMUNE.test(c)).map(fold);
+    const names = cities
+      .filter((c) => !POSTCODE.test(c) && !CORSICAN_COMMUNE.test(c))
+      .map(foldText);
     // The API filters establishments by postcode or by INSEE commune code, not by a commune's
     // name, and a direct SIREN search ignores filters: those are filtered here instead, on the
     // seat and the establishments the search matched.
@@ -298,18 +295,18 @@ export function rechercheEntreprisesSource(options: {
       filteredUpstream = true;
     }
     const page = await fetchPage(params);
-    if (page.kind === 'unavailable') return unavailable(page);
+    if (page.kind === 'unavailable') return unavailableFrom(page);
     if (page.kind === 'malformed') return { outcome: 'unavailable', reason: page.reason };
     if (page.kind === 'not_found') return none;
     const companies = page.parsed
       .filter(({ record, places }) => {
         if (siren && record.registration_number !== siren) return false;
-        if (siren && query.name && !fold(record.legal_name).includes(fold(query.name)))
+        if (siren && query.name && !foldText(record.legal_name).includes(foldText(query.name)))
           return false;
         if (cities.length === 0 || filteredUpstream) return true;
         return places.some(
           (p) =>
-            (p.city !== undefined && names.includes(fold(p.city))) ||
+            (p.city !== undefined && names.includes(foldText(p.city))) ||
             (p.postcode !== undefined && postcodes.includes(p.postcode)) ||
             (p.commune !== undefined && communes.includes(p.commune.toUpperCase())),
         );

@@ -8,6 +8,7 @@ import type {
   SearchResult,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
+import { foldText } from '../source-text.js';
 import de from './fixtures/de.json' with { type: 'json' };
 import gb from './fixtures/gb.json' with { type: 'json' };
 import us from './fixtures/us.json' with { type: 'json' };
@@ -160,8 +161,6 @@ function validateTimelines(country: CountryFixtures, types: readonly IdentifierT
   }
 }
 
-const foldName = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-
 /**
  * Answers every `svc_test_` request for GB, DE and US from the fixtures. Any other valid number
  * in those countries is `not_matched`; other countries are not covered.
@@ -247,7 +246,7 @@ export function sandboxSource(
       if (!country) return { outcome: 'ok', companies: [] };
       if (
         query.name &&
-        country.search_failures.some((f) => foldName(f) === foldName(query.name ?? ''))
+        country.search_failures.some((f) => foldText(f) === foldText(query.name ?? ''))
       ) {
         return {
           outcome: 'unavailable',
@@ -255,14 +254,14 @@ export function sandboxSource(
         };
       }
       const same = (a: string, b: string) => cleanIdentifier(a) === cleanIdentifier(b);
-      const cities = query.cityOrState?.map(foldName);
+      const cities = query.cityOrState?.map(foldText);
       const companies = country.companies
         // Timeline companies are found by their monitor, not by search, so search stays stable.
         .filter((c) => c.searchable !== false)
         .map((c) => companyOf(country, c.key))
         .filter(
           (c) =>
-            (!query.name || foldName(c.legal_name).includes(foldName(query.name))) &&
+            (!query.name || foldText(c.legal_name).includes(foldText(query.name))) &&
             (!query.registrationNumber ||
               (c.registration_number !== undefined &&
                 same(c.registration_number, query.registrationNumber))) &&
@@ -275,7 +274,7 @@ export function sandboxSource(
             (!query.taxIdentifier ||
               c.tax_identifiers.some((t) => same(t, query.taxIdentifier ?? ''))) &&
             (!cities ||
-              (c.city_or_state !== undefined && cities.includes(foldName(c.city_or_state)))),
+              (c.city_or_state !== undefined && cities.includes(foldText(c.city_or_state)))),
         );
       return { outcome: 'ok', companies };
     },
