@@ -5,6 +5,7 @@
  */
 import { authOverhead } from './auth-overhead.js';
 import { formatChecks } from './format-checks.js';
+import { liveCachedChecks } from './live-cached-checks.js';
 import { scheduledRechecks, schedulerTick } from './monitor-scheduler.js';
 import { sandboxChecks } from './sandbox-checks.js';
 import { sqliteDurability } from './sqlite-durability.js';
@@ -33,6 +34,10 @@ const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
   {
     name: 'sandbox scheduled rechecks vs sandbox POST /checks per second (SQLite, median of 3)',
     run: scheduledRechecks,
+  },
+  {
+    name: 'live POST /checks answered from the shared record cache vs sandbox POST /checks per second (SQLite, 50 connections, median of 5 x 2 s)',
+    run: liveCachedChecks,
   },
   {
     name: 'webhook deliveries per second: worker vs bare undici loop (HTTPS keep-alive, loopback)',
