@@ -1,6 +1,16 @@
 import type { DatabaseHandle } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { LookupQuery, LookupResult, RegistrySource } from './registry-source.js';
+
+const findCached = prepared((db, p: { source: string; key: string; now: string }) =>
+  db
+    .selectFrom('registry_record_cache')
+    .select(['result', 'retrieved_at'])
+    .where('source', '=', p.source)
+    .where('lookup_key', '=', p.key)
+    .where('expires_at', '>', p.now),
+);
 
 /**
  * A shared cache of register records in front of a live source, per (source, identifier): public
@@ -49,13 +59,9 @@ export function withRecordCache(
     ...source,
     async lookup(query) {
       const key = keyOf(query);
-      const cached = await database.db
-        .selectFrom('registry_record_cache')
-        .select(['result', 'retrieved_at'])
-        .where('source', '=', options.name)
-        .where('lookup_key', '=', key)
-        .where('expires_at', '>', toTimestamp(clock.now()))
-        .executeTakeFirst();
+      const cached = (
+        await findCached(database.db, { source: options.name, key, now: toTimestamp(clock.now()) })
+      ).rows[0] as { result: string; retrieved_at: string } | undefined;
       if (cached) {
         const result = JSON.parse(cached.result) as LookupResult;
         return { ...result, retrievedAt: new Date(cached.retrieved_at) } as LookupResult;

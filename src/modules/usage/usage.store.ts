@@ -21,15 +21,17 @@ export async function ensureBillingRow(
     .execute();
 }
 
+const selectBilling = prepared((db, p: { workspace_id: string }) =>
+  db.selectFrom('workspace_billing').selectAll().where('workspace_id', '=', p.workspace_id),
+);
+
 export async function findBilling(
   db: Kysely<Database>,
   workspaceId: string,
 ): Promise<WorkspaceBillingTable | undefined> {
-  return db
-    .selectFrom('workspace_billing')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirst();
+  return (await selectBilling(db, { workspace_id: workspaceId })).rows[0] as
+    | WorkspaceBillingTable
+    | undefined;
 }
 
 export async function setPaidAccess(
@@ -45,6 +47,15 @@ export async function setPaidAccess(
     .execute();
 }
 
+const updateBalance = prepared(
+  (db, p: { workspace_id: string; units: number; min: number; now: string }) =>
+    db
+      .updateTable('workspace_billing')
+      .set((eb) => ({ credit_balance: eb('credit_balance', '+', p.units), updated_at: p.now }))
+      .where('workspace_id', '=', p.workspace_id)
+      .where('credit_balance', '>=', p.min),
+);
+
 /**
  * Moves the balance by `units` (negative to debit) in one conditional statement: a debit that
  * would take the balance below zero changes nothing and returns false. Concurrent debits
@@ -56,20 +67,32 @@ export async function adjustCreditBalance(
   units: number,
   now: string,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('workspace_billing')
-    .set((eb) => ({ credit_balance: eb('credit_balance', '+', units), updated_at: now }))
-    .where('workspace_id', '=', workspaceId)
-    .where('credit_balance', '>=', Math.max(0, -units))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const result = await updateBalance(db, {
+    workspace_id: workspaceId,
+    units,
+    min: Math.max(0, -units),
+    now,
+  });
+  return Number(result.numAffectedRows) === 1;
 }
+
+const insertLedger = prepared((db, p: CreditLedgerTable) =>
+  db.insertInto('credit_ledger').values({
+    id: p.id,
+    workspace_id: p.workspace_id,
+    kind: p.kind,
+    units: p.units,
+    operation: p.operation,
+    note: p.note,
+    created_at: p.created_at,
+  }),
+);
 
 export async function insertLedgerEntry(
   db: Kysely<Database>,
   row: CreditLedgerTable,
 ): Promise<void> {
-  await db.insertInto('credit_ledger').values(row).execute();
+  await insertLedger(db, row);
 }
 
 export async function sumLedger(db: Kysely<Database>, workspaceId: string): Promise<number> {
