@@ -237,5 +237,22 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     const monitor = await readJson(await get(t.baseUrl, `/monitors/${created.monitor.id}`, key));
     expect(monitor.health).toBe('healthy');
     expect(monitor.latest_snapshot.legal_name).toBe('FIXTURE WIDGETS LIMITED');
+
+    // The register goes down: the recheck's answer is unavailable, and the monitor says so
+    // through the existing path (source_degraded and its event), never as a change.
+    registers.companies_house.respond(json(503, { error: 'Service Unavailable' }));
+    t.clock.advance(2 * 24 * 3600_000);
+    upstreamClock.advance(2 * 24 * 3600_000);
+    expect(await scheduler.tick()).toMatchObject({ claimed: 1, rechecked: 1 });
+    const degraded = await readJson(await get(t.baseUrl, `/monitors/${created.monitor.id}`, key));
+    expect(degraded).toMatchObject({
+      health: 'source_degraded',
+      last_error_code: 'registry_unavailable',
+    });
+    expect(degraded.latest_snapshot.registry_match_status).toBe('matched');
+    const events = await readJson(
+      await get(t.baseUrl, `/monitoring-events?monitor_id=${created.monitor.id}`, key),
+    );
+    expect(events.data.map((e: Json) => e.type)).toEqual(['vat.monitor.source_degraded']);
   });
 });
