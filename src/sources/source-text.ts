@@ -9,3 +9,17 @@ export function foldText(text: string): string {
 export function unavailableFrom(result: Extract<UpstreamResult, { kind: 'unavailable' }>) {
   return { outcome: 'unavailable' as const, reason: `${result.reason}: ${result.detail}` };
 }
+
+/**
+ * The `city_or_state` filter of a company search: with no cities asked for, every record passes;
+ * otherwise a record whose city (or US state) is one of them, compared as `foldText` does.
+ */
+export function inCityOrState(
+  record: { city_or_state?: string },
+  cityOrState: readonly string[] | undefined,
+): boolean {
+  if (!cityOrState) return true;
+  if (record.city_or_state === undefined) return false;
+  const city = foldText(record.city_or_state);
+  return cityOrState.some((wanted) => foldText(wanted) === city);
+}

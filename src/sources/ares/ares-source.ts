@@ -11,7 +11,7 @@ import type {
   SourceInfo,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import { foldText, unavailableFrom } from '../source-text.js';
+import { foldText, inCityOrState, unavailableFrom } from '../source-text.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 
 /**
@@ -217,12 +217,9 @@ export function aresSource(options: {
         return { outcome: 'unavailable', reason: `malformed_response: ares: ${error.message}` };
       throw error;
     }
-    const cities = query.cityOrState?.map(foldText);
     return {
       outcome: 'ok',
-      companies: cities
-        ? companies.filter((c) => c.city_or_state && cities.includes(foldText(c.city_or_state)))
-        : companies,
+      companies: companies.filter((c) => inCityOrState(c, query.cityOrState)),
       retrievedAt: result.retrievedAt,
       source: ARES_INFO,
     };
@@ -259,13 +256,10 @@ export function aresSource(options: {
       return { outcome: 'ok', companies: [], source: ARES_INFO };
     const found = await fetchSubject(ico);
     if (found.outcome === 'unavailable') return found;
-    const cities = query.cityOrState?.map(foldText);
     const companies =
       found.outcome === 'matched' &&
       (!query.name || foldText(found.company.legal_name).includes(foldText(query.name))) &&
-      (!cities ||
-        (found.company.city_or_state !== undefined &&
-          cities.includes(foldText(found.company.city_or_state))))
+      inCityOrState(found.company, query.cityOrState)
         ? [found.company]
         : [];
     return {

@@ -14,7 +14,7 @@ import type {
   SourceInfo,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import { foldText } from '../source-text.js';
+import { inCityOrState } from '../source-text.js';
 import type { UpstreamClient, UpstreamResult } from '../upstream/upstream-client.js';
 import {
   COMPANIES_HOUSE_COMPANY_TYPES,
@@ -320,15 +320,9 @@ export function companiesHouseSource(options: {
       }
       // Companies House records no VAT numbers: a VAT number finds nothing here.
       if (query.vatNumber !== undefined || query.taxIdentifier !== undefined) records = [];
-      const cities = query.cityOrState?.map(foldText);
-      if (cities) {
-        records = records.filter(
-          (record) => record.city_or_state && cities.includes(foldText(record.city_or_state)),
-        );
-      }
       return {
         outcome: 'ok',
-        companies: records,
+        companies: records.filter((record) => inCityOrState(record, query.cityOrState)),
         source: COMPANIES_HOUSE_INFO,
         ...(retrievedAt ? { retrievedAt } : {}),
       };

@@ -13,7 +13,7 @@ import type {
   SourceInfo,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import { foldText } from '../source-text.js';
+import { inCityOrState } from '../source-text.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import {
   compactRegisteredAs,
@@ -295,15 +295,9 @@ export function gleifSource(options: {
       }
       // LEI records carry no VAT numbers or tax identifiers: those find nothing here.
       if (query.vatNumber !== undefined || query.taxIdentifier !== undefined) companies = [];
-      const cities = query.cityOrState?.map(foldText);
-      if (cities) {
-        companies = companies.filter(
-          (c) => c.city_or_state && cities.includes(foldText(c.city_or_state)),
-        );
-      }
       return {
         outcome: 'ok',
-        companies,
+        companies: companies.filter((c) => inCityOrState(c, query.cityOrState)),
         source: GLEIF_INFO,
         ...(retrievedAt ? { retrievedAt } : {}),
       };

@@ -8,7 +8,7 @@ import type {
   SearchResult,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import { foldText } from '../source-text.js';
+import { foldText, inCityOrState } from '../source-text.js';
 import de from './fixtures/de.json' with { type: 'json' };
 import gb from './fixtures/gb.json' with { type: 'json' };
 import us from './fixtures/us.json' with { type: 'json' };
@@ -254,7 +254,6 @@ export function sandboxSource(
         };
       }
       const same = (a: string, b: string) => cleanIdentifier(a) === cleanIdentifier(b);
-      const cities = query.cityOrState?.map(foldText);
       const companies = country.companies
         // Timeline companies are found by their monitor, not by search, so search stays stable.
         .filter((c) => c.searchable !== false)
@@ -273,8 +272,7 @@ export function sandboxSource(
               )) &&
             (!query.taxIdentifier ||
               c.tax_identifiers.some((t) => same(t, query.taxIdentifier ?? ''))) &&
-            (!cities ||
-              (c.city_or_state !== undefined && cities.includes(foldText(c.city_or_state)))),
+            inCityOrState(c, query.cityOrState),
         );
       return { outcome: 'ok', companies };
     },
