@@ -1,5 +1,12 @@
 import { cleanIdentifier, type IdentifierType } from '../../formats/format-rule.js';
 import type { BucketPolicy } from '../../lib/token-bucket.js';
+import {
+  isObject,
+  type Json,
+  malformedAnswer,
+  optionalString,
+  UnexpectedShape,
+} from '../body-shape.js';
 import type {
   CompanyLegalStatus,
   CompanyRecord,
@@ -86,20 +93,6 @@ const LEGAL_FORMS: Record<string, string> = {
   '205': 'Družstvo',
   '706': 'Spolek',
 };
-
-class UnexpectedShape extends Error {}
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function optionalString(body: Json, field: string): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw new UnexpectedShape(`${field} is not text`);
-  return value;
-}
 
 function optionalDate(body: Json, field: string): string | undefined {
   const value = optionalString(body, field);
@@ -188,9 +181,7 @@ export function aresSource(options: {
         source: { ...ARES_INFO, source_url: aresRecordUrl(ico) },
       };
     } catch (error) {
-      if (error instanceof UnexpectedShape)
-        return { outcome: 'unavailable', reason: `malformed_response: ares: ${error.message}` };
-      throw error;
+      return malformedAnswer('ares', error);
     }
   }
 
@@ -203,19 +194,13 @@ export function aresSource(options: {
     );
     if (result.kind === 'not_found') return { outcome: 'ok', companies: [], source: ARES_INFO };
     if (result.kind === 'unavailable') return unavailableFrom(result);
-    const body = result.body as { ekonomickeSubjekty?: unknown };
-    if (typeof body !== 'object' || body === null || !Array.isArray(body.ekonomickeSubjekty ?? []))
-      return {
-        outcome: 'unavailable',
-        reason: 'malformed_response: ares: no ekonomickeSubjekty list',
-      };
     let companies: CompanyRecord[];
     try {
-      companies = ((body.ekonomickeSubjekty ?? []) as unknown[]).map(aresRecord);
+      const found = isObject(result.body) ? (result.body.ekonomickeSubjekty ?? []) : undefined;
+      if (!Array.isArray(found)) throw new UnexpectedShape('no ekonomickeSubjekty list');
+      companies = found.map(aresRecord);
     } catch (error) {
-      if (error instanceof UnexpectedShape)
-        return { outcome: 'unavailable', reason: `malformed_response: ares: ${error.message}` };
-      throw error;
+      return malformedAnswer('ares', error);
     }
     return {
       outcome: 'ok',

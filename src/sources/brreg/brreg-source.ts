@@ -1,5 +1,12 @@
 import { cleanIdentifier, type IdentifierType } from '../../formats/format-rule.js';
 import type { BucketPolicy } from '../../lib/token-bucket.js';
+import {
+  isObject,
+  type Json,
+  malformedAnswer,
+  optionalString,
+  UnexpectedShape,
+} from '../body-shape.js';
 import type {
   CompanyLegalStatus,
   CompanyRecord,
@@ -79,20 +86,6 @@ export const BRREG_COVERAGE: readonly SourceCoverage[] = [
 ];
 
 /** Why a body is not what the register documents; the lookup answers `unavailable` with it. */
-class UnexpectedShape extends Error {}
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function optionalString(body: Json, field: string): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw new UnexpectedShape(`${field} is not text`);
-  return value;
-}
-
 function optionalBoolean(body: Json, field: string): boolean | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
@@ -247,9 +240,7 @@ export function brregSource(options: {
         source: { ...BRREG_INFO, source_url: brregRecordUrl(orgnr) },
       };
     } catch (error) {
-      if (error instanceof UnexpectedShape)
-        return { outcome: 'unavailable', reason: `malformed_response: brreg: ${error.message}` };
-      throw error;
+      return malformedAnswer('brreg', error);
     }
   }
 
@@ -282,9 +273,7 @@ export function brregSource(options: {
     try {
       records = brregSearchRecords(result.body);
     } catch (error) {
-      if (error instanceof UnexpectedShape)
-        return { outcome: 'unavailable', reason: `malformed_response: brreg: ${error.message}` };
-      throw error;
+      return malformedAnswer('brreg', error);
     }
     const companies = records
       .filter(({ record, postcode }) => {

@@ -1,5 +1,6 @@
 import { cleanIdentifier, type IdentifierType } from '../../formats/format-rule.js';
 import type { BucketPolicy } from '../../lib/token-bucket.js';
+import { isObject, type Json, optionalString, UnexpectedShape } from '../body-shape.js';
 import type {
   CompanyLegalStatus,
   CompanyRecord,
@@ -88,20 +89,6 @@ const LEGAL_FORMS: Record<string, string> = {
 
 /** What the directory shows instead of a field its owner asked to keep private. */
 const MASKED = '[NON-DIFFUSIBLE]';
-
-class UnexpectedShape extends Error {}
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function optionalString(body: Json, field: string): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw new UnexpectedShape(`${field} is not text`);
-  return value;
-}
 
 const visible = (value: string | undefined) =>
   value !== undefined && value.trim() !== '' && value !== MASKED ? value.trim() : undefined;
