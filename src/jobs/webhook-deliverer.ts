@@ -69,10 +69,9 @@ export function createWebhookDeliverer(
   const leaseMs =
     options.leaseMs ?? Math.ceil(batchSize / concurrency) * longestAttemptMs() + 20_000;
   const owner = options.owner;
+  type Status = 'delivered' | 'retrying' | 'failed';
 
-  async function attempt(
-    delivery: DeliveryToAttempt,
-  ): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
+  async function attempt(delivery: DeliveryToAttempt): Promise<Status | 'skipped'> {
     const id = delivery.id;
     if (delivery.lease_owner !== owner || delivery.webhook_secret === null) return 'skipped';
     const attemptedAt = deps.clock.now();
@@ -97,13 +96,12 @@ export function createWebhookDeliverer(
   // worker sending to many receivers at once spends less on transactions than on requests. An
   // attempt whose lease was lost writes nothing, and does not hold back the others.
   type Finished = { delivery: DeliveryToAttempt; result: AttemptResult; attemptedAt: Date };
-  type Status = 'delivered' | 'retrying' | 'failed';
   let batch: Array<Finished & { settle: (status: Promise<Status | null>) => void }> = [];
 
   function record(finished: Finished): Promise<Status | null> {
-    return new Promise((resolve) => {
+    return new Promise((settle) => {
       if (batch.length === 0) setImmediate(flush);
-      batch.push({ ...finished, settle: resolve as (status: Promise<Status | null>) => void });
+      batch.push({ ...finished, settle });
     });
   }
 

@@ -179,17 +179,17 @@ export function createWebhookSender(options: {
     async send(request) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
+      const failed = (address: string | null, code: AttemptErrorCode, message: string) => ({
+        address,
+        status: null,
+        errorCode: code,
+        errorMessage: message,
+        durationMs: elapsed(),
+        excerpt: null,
+      });
       const url = new URL(request.url);
       const vetted = await vet(url.hostname);
-      if ('code' in vetted)
-        return {
-          address: vetted.address,
-          status: null,
-          errorCode: vetted.code,
-          errorMessage: vetted.message,
-          durationMs: elapsed(),
-          excerpt: null,
-        };
+      if ('code' in vetted) return failed(vetted.address, vetted.code, vetted.message);
       try {
         const response = await agentFor(vetted.address).request({
           origin: url.origin,
@@ -223,14 +223,7 @@ export function createWebhookSender(options: {
         };
       } catch (error) {
         const { code, message } = classify(error);
-        return {
-          address: vetted.address,
-          status: null,
-          errorCode: code,
-          errorMessage: message,
-          durationMs: elapsed(),
-          excerpt: null,
-        };
+        return failed(vetted.address, code, message);
       }
     },
     async close() {
