@@ -86,7 +86,10 @@ interface Fixture {
  */
 async function fixture(url: string): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'firmwatch-webhook-bench-'));
-  const database = createDatabase(parseDatabaseUrl(`sqlite:${join(dir, 'bench.db')}`));
+  // Opened as `firmwatch worker` opens it: WAL checkpoints on a thread of their own.
+  const database = createDatabase(parseDatabaseUrl(`sqlite:${join(dir, 'bench.db')}`), {
+    checkpointInBackground: { onError: (error) => console.error(error) },
+  });
   await migrateToLatest(database);
   const deps = domainDeps({ clock: systemClock, newId: createIdGenerator(systemClock) });
   const workspace = await createWorkspace(database.db, deps, { name: 'bench' });

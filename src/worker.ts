@@ -82,7 +82,12 @@ export async function startWorker(
     config.logLevel,
     pino.destination({ dest: options.logDestination ?? 1, sync: true }),
   );
-  const database = createDatabase(config.database);
+  // Its commits (rechecks, delivery attempts) leave the WAL copy to a thread of its own, as serve's.
+  const database = createDatabase(config.database, {
+    checkpointInBackground: {
+      onError: (error) => log.warn({ err: error }, 'background WAL checkpoints stopped'),
+    },
+  });
   // Rechecks ask the live registers, inside the same budgets as the API nodes.
   const buckets = config.redisUrl
     ? connectRedisBuckets(config.redisUrl, log)
