@@ -11,7 +11,7 @@ import { systemClock } from '../src/lib/clock.js';
 import { createIdGenerator } from '../src/lib/ids.js';
 import { createWorkspace } from '../src/modules/accounts/accounts.service.js';
 import type { CheckCreateRequest } from '../src/modules/checks/checks.schemas.js';
-import { createCheck, lookUpIdentifier } from '../src/modules/checks/checks.service.js';
+import { API_CHECK, createCheck, lookUpIdentifier } from '../src/modules/checks/checks.service.js';
 import { sandboxSource } from '../src/sources/sandbox/sandbox-source.js';
 
 /**
@@ -56,7 +56,7 @@ export async function checkDatabaseWork(
       await database.transact((trx) => claimIdempotencyKey(trx, claim));
       const lookup = await lookUpIdentifier(deps, principal, request);
       await database.transact(async (trx) => {
-        const check = await createCheck(trx, deps, principal, request, lookup);
+        const check = await createCheck(trx, deps, principal, request, lookup, API_CHECK);
         await completeIdempotencyRecord(trx, scope, 'req_bench', {
           status: 201,
           headers: { location: `/v1/checks/${check.id}` },

@@ -55,7 +55,7 @@ async function fixture(monitors: number): Promise<Fixture> {
   for (let done = 0; done < monitors; done += 500) {
     await database.transact(async (trx) => {
       for (let i = done; i < Math.min(done + 500, monitors); i++) {
-        await createMonitor(trx, deps, principal, REQUEST, lookup);
+        await createMonitor(trx, deps, principal, REQUEST, lookup, 'api');
       }
     });
   }

@@ -108,7 +108,8 @@ async function fixture(url: string): Promise<Fixture> {
   };
   const lookup = await lookUpIdentifier(deps, principal, request);
   await database.transact(async (trx) => {
-    for (let i = 0; i < MONITORS; i++) await createMonitor(trx, deps, principal, request, lookup);
+    for (let i = 0; i < MONITORS; i++)
+      await createMonitor(trx, deps, principal, request, lookup, 'api');
   });
   const rows = await database.db.selectFrom('monitors').selectAll().execute();
   const monitors: Fixture['monitors'] = rows.map((row) => ({

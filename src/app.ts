@@ -8,6 +8,7 @@ import { loadServiceSecret } from './db/service-secrets.js';
 import { domainDeps, type Sources } from './domain.js';
 import { FORMAT_RULES } from './formats/registry.js';
 import { registerAuth } from './http/auth.js';
+import { registerChannels } from './http/channel.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -25,6 +26,8 @@ import { addSharedSchema, validatorCompiler } from './http/validation.js';
 import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
 import type { TokenBucketStore } from './lib/token-bucket.js';
+import { mcpRoutes } from './mcp/mcp.routes.js';
+import { collectOperations } from './mcp/tool-definitions.js';
 import { createKeyVerifier } from './modules/accounts/key-verifier.js';
 import { checksRoutes } from './modules/checks/checks.routes.js';
 import {
@@ -121,7 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
   refuseUnknownQueryParameters(app);
-  for (const schema of [
+  const sharedSchemas = [
     ProblemSchema,
     PaginationSchema,
     CountryCapabilitySchema,
@@ -140,7 +143,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     MonitorUpdateResponseSchema,
     MonitorRunResponseSchema,
     WebhookEnvelopeSchema,
-  ]) {
+  ];
+  for (const schema of sharedSchemas) {
     app.addSchema(schema);
     addSharedSchema(schema);
   }
@@ -148,14 +152,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // JSON is the only request body type; anything else is a 415, not a silently ignored body.
   registerJsonBodyParser(app);
 
-  // Hook order is the order of these calls: request id and problems, then rate limits (per
-  // address before the key is verified, per key after), then who is calling, then (after body
-  // validation) idempotency.
+  // Hook order is the order of these calls: request id and problems, then the channel (an
+  // operation an MCP tool runs in-process), then rate limits (per address before the key is
+  // verified, per key after), then who is calling, then (after body validation) idempotency.
   registerProblemHandling(app, urls.documentation, deps.newId);
+  const dispatchHeaders = registerChannels(app);
   registerRateLimit(app, deps.rateLimit.store, deps.rateLimit.policies);
   registerAuth(app, createKeyVerifier(db, { cacheTtlMs: deps.keyCacheTtlMs }));
   registerIdempotency(app, deps.database, deps.clock);
   await registerOpenApi(app);
+  // The MCP tools are the operations registered below.
+  const operations = collectOperations(app);
 
   let cursorSecret: Promise<Buffer> | undefined;
   const context: ModuleContext = {
@@ -186,6 +193,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(usageRoutes, { deps: { clock: deps.clock, newId: deps.newId } });
   await app.register(monitorsRoutes, { deps: domain });
   await app.register(eventsRoutes);
+  await app.register(mcpRoutes, {
+    urls,
+    definitions: () => operations.definitions(sharedSchemas),
+    dispatchHeaders,
+  });
 
   return app;
 }

@@ -3,6 +3,7 @@ import { ConfigError, describeDatabase, loadConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
 import { HttpProblem } from '../http/problems.js';
+import { DEFAULT_SERVICE_URL, runStdioBridge } from '../mcp/stdio-bridge.js';
 import { AccountsError } from '../modules/accounts/accounts.service.js';
 import { closeOnSignals, type StarterWorkspace, startServer } from '../server.js';
 import { startWorker } from '../worker.js';
@@ -122,6 +123,25 @@ export function buildCli(json: boolean): Command {
           `firmwatch worker running (${worker.database.dialect} database ${describeDatabase(config.database)})`,
         );
       });
+    });
+
+  program
+    .command('mcp')
+    .description(
+      `Serve MCP over standard input and output for a local agent client (Claude Desktop, Claude Code, Cursor), forwarding to the service's MCP endpoint. Configured by FIRMWATCH_API_KEY (required) and FIRMWATCH_URL (the service's API base URL, default ${DEFAULT_SERVICE_URL}/v1); opens no database. See docs/mcp.md.`,
+    )
+    .action(async () => {
+      // Standard output carries MCP messages only: a failure to start goes to standard error.
+      try {
+        const bridge = await runStdioBridge({
+          serviceUrl: process.env.FIRMWATCH_URL ?? `${DEFAULT_SERVICE_URL}/v1`,
+          apiKey: process.env.FIRMWATCH_API_KEY,
+        });
+        process.stdin.once('end', () => void bridge.close());
+      } catch (error) {
+        process.stderr.write(`firmwatch mcp: ${error instanceof Error ? error.message : error}\n`);
+        process.exitCode = 1;
+      }
     });
 
   program

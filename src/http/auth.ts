@@ -11,6 +11,11 @@ declare module 'fastify' {
     scope?: Scope;
     /** Marks an operation that needs no key (discovery, countries, the reference). */
     public?: boolean;
+    /**
+     * Any valid key, whatever its scopes: the MCP endpoint, whose tools then each need the scope
+     * of the operation they run.
+     */
+    anyScope?: boolean;
   }
   interface FastifyRequest {
     /** Set for every authenticated operation; on public ones, only when a valid key was sent. */
@@ -19,6 +24,11 @@ declare module 'fastify' {
 }
 
 const REALM = 'Bearer realm="firmwatch"';
+
+/** Whether an operation authenticates its caller (a scoped operation, or the MCP endpoint). */
+export function needsKey(config: { scope?: Scope; anyScope?: boolean }): boolean {
+  return config.scope !== undefined || config.anyScope === true;
+}
 
 /** The caller of an authenticated operation (the auth hook has set it before any handler runs). */
 export function requirePrincipal(request: FastifyRequest): Principal {
@@ -90,8 +100,10 @@ export function registerAuth(app: FastifyInstance, verifier: KeyVerifier): void 
   app.decorateRequest('principal', undefined);
 
   app.addHook('onRoute', (route) => {
-    const config = route.config as { scope?: Scope; public?: boolean } | undefined;
-    if (route.url.startsWith('/v1') && !config?.scope && config?.public !== true) {
+    const config = route.config as
+      | { scope?: Scope; public?: boolean; anyScope?: boolean }
+      | undefined;
+    if (route.url.startsWith('/v1') && !needsKey(config ?? {}) && config?.public !== true) {
       throw new Error(`${route.method} ${route.url} must declare config.scope or config.public`);
     }
   });
@@ -114,9 +126,9 @@ export function registerAuth(app: FastifyInstance, verifier: KeyVerifier): void 
       if (token && environmentOfKey(token)) request.principal = await verifier.verify(token);
       return;
     }
-    if (!scope) return; // no route matched: the 404/405 handler answers
+    if (!needsKey(request.routeOptions.config)) return; // no route matched: 404/405 answer
     const principal = await authenticate(request, verifier);
-    if (!principal.scopes.includes(scope)) {
+    if (scope && !principal.scopes.includes(scope)) {
       throw new HttpProblem('insufficient_scope', {
         detail: `This operation needs the scope ${scope}; the key has ${principal.scopes.join(', ')}.`,
         headers: {

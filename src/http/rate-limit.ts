@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BucketPolicy, TakeResult, TokenBucketStore } from '../lib/token-bucket.js';
+import { needsKey } from './auth.js';
 import { HttpProblem } from './problems.js';
 
 export interface RateLimitPolicies {
@@ -60,8 +61,9 @@ export function registerRateLimit(
   }
 
   app.addHook('onRequest', async (request, reply) => {
-    const { scope, public: isPublic } = request.routeOptions.config;
-    if (isPublic) {
+    // An operation dispatched by an MCP tool call: that call's request has paid already.
+    if (request.dispatched) return;
+    if (request.routeOptions.config.public) {
       const result = await consult(request, () => store.take(`ip:${request.ip}`, policies.perIp));
       if (!result) return;
       setHeaders(reply, policies.perIp, result);
@@ -71,7 +73,7 @@ export function registerRateLimit(
           result,
         );
       }
-    } else if (scope) {
+    } else if (needsKey(request.routeOptions.config)) {
       // Only a look: a request that then authenticates costs this bucket nothing.
       const result = await consult(request, () =>
         store.peek(`auth-failures:${request.ip}`, failedAuth),
@@ -89,7 +91,7 @@ export function registerRateLimit(
   // preParsing runs after every onRequest hook, so authentication has set the principal.
   app.addHook('preParsing', async (request, reply) => {
     const { principal } = request;
-    if (!principal || !request.routeOptions.config.scope) return;
+    if (!principal || request.dispatched || !needsKey(request.routeOptions.config)) return;
     const result = await consult(request, () =>
       store.take(`key:${principal.keyId}`, policies.perKey),
     );
@@ -106,7 +108,7 @@ export function registerRateLimit(
   // Any 401 of an authenticated operation, whatever its reason (no key, a malformed, unknown or
   // revoked key, a key in the URL, two Authorization headers).
   app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode !== 401 || !request.routeOptions.config.scope) return payload;
+    if (reply.statusCode !== 401 || !needsKey(request.routeOptions.config)) return payload;
     const result = await consult(request, () =>
       store.charge(`auth-failures:${request.ip}`, failedAuth),
     );

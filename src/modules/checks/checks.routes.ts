@@ -40,7 +40,10 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
       await assertCanPay(db, principal, 'checks.create');
       const lookup = await lookUpIdentifier(deps, principal, body);
       return completeOperation(request, reply, transact, 201, async (trx) => {
-        const check = await createCheck(trx, deps, principal, body, lookup);
+        const check = await createCheck(trx, deps, principal, body, lookup, {
+          source: request.channel,
+          operation: 'checks.create',
+        });
         return {
           body: check,
           headers: { location: `${urls.base()}/checks/${check.id}` },

@@ -213,7 +213,7 @@ export async function createCheck(
   principal: Principal,
   request: CheckCreateRequest,
   { country, format, source, lookup }: IdentifierLookup,
-  channel: CheckChannel = API_CHECK,
+  channel: CheckChannel,
 ): Promise<Check> {
   // Charged first: a live check without paid access or credits is a 402, and a later failure
   // rolls the debit back with everything else.

@@ -47,7 +47,7 @@ export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (
       await assertCanPay(db, principal, 'companies.search');
       const candidates = await findCandidates(source, body);
       return completeOperation(request, reply, transact, 200, async (trx) => {
-        const result = await recordSearch(trx, deps, principal, candidates);
+        const result = await recordSearch(trx, deps, principal, candidates, request.channel);
         return {
           body: {
             object: 'list' as const,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database, UsageSource } from '../../db/schema.js';
 import { HttpProblem } from '../../http/problems.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { type IdGenerator, isIdOf } from '../../lib/ids.js';
@@ -222,11 +222,12 @@ export async function recordSearch(
   deps: CompaniesDeps,
   principal: Principal,
   candidates: SearchCandidates,
+  source: UsageSource,
 ): Promise<{ companies: Company[]; credits_used: number }> {
   const { credits_used } = await recordOperation(db, deps, {
     workspaceId: principal.workspaceId,
     environment: principal.environment,
-    source: 'api',
+    source,
     operation: 'companies.search',
   });
   const companies = await saveCompanySnapshots(

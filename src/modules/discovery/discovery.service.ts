@@ -5,13 +5,20 @@ export interface PublicUrls {
   base(): string;
   documentation(): string;
   openapi(): string;
+  /** The MCP endpoint: beside the versioned API, at the root of its origin (`/mcp`). */
+  mcp(): string;
+  /** Its OAuth protected-resource metadata (RFC 9728), path-inserted as MCP clients look first. */
+  mcpResourceMetadata(): string;
 }
 
 export function publicUrls(base: () => string): PublicUrls {
+  const root = () => base().replace(/\/v1$/, '');
   return {
     base,
     documentation: () => `${base()}/docs`,
     openapi: () => `${base()}/openapi.json`,
+    mcp: () => `${root()}/mcp`,
+    mcpResourceMetadata: () => `${root()}/.well-known/oauth-protected-resource/mcp`,
   };
 }
 

@@ -69,7 +69,7 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
       const lookup = await lookUpIdentifier(deps, principal, body);
       assertBaselineUsable(lookup);
       return completeOperation(request, reply, transact, 201, async (trx) => ({
-        body: await createMonitor(trx, deps, principal, body, lookup),
+        body: await createMonitor(trx, deps, principal, body, lookup, request.channel),
       }));
     },
   );
@@ -210,7 +210,7 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
         row.recheck_count + 1,
       );
       return completeOperation(request, reply, transact, 200, async (trx) => ({
-        body: await runMonitor(trx, deps, principal, id, lookup),
+        body: await runMonitor(trx, deps, principal, id, lookup, request.channel),
       }));
     },
   );

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, MonitorRow, MonitorsTable } from '../../db/schema.js';
+import type { Database, MonitorRow, MonitorsTable, UsageSource } from '../../db/schema.js';
 import type { Page, PageRequest, Paginator } from '../../http/pagination.js';
 import { HttpProblem } from '../../http/problems.js';
 import { toTimestamp } from '../../lib/clock.js';
@@ -202,8 +202,6 @@ export function assertBaselineUsable(lookup: IdentifierLookup): void {
   }
 }
 
-const BASELINE: CheckChannel = { source: 'api', operation: 'monitors.baseline' };
-const MANUAL_RUN: CheckChannel = { source: 'api', operation: 'monitors.run' };
 export const SCHEDULED_RECHECK: CheckChannel = {
   source: 'monitoring',
   operation: 'monitors.scheduled_check',
@@ -219,6 +217,7 @@ export async function createMonitor(
   principal: Principal,
   request: MonitorCreateRequest,
   lookup: IdentifierLookup,
+  source: UsageSource,
 ): Promise<MonitorCreateResponse> {
   // The authoritative slot count: concurrent creates of one workspace queue on the lock.
   await lockWorkspaceForMonitors(db, principal.workspaceId);
@@ -233,7 +232,10 @@ export async function createMonitor(
       : {}),
     ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
   };
-  const check = await createCheck(db, deps, principal, checkRequest, lookup, BASELINE);
+  const check = await createCheck(db, deps, principal, checkRequest, lookup, {
+    source,
+    operation: 'monitors.baseline',
+  });
   const now = deps.clock.now();
   const at = toTimestamp(now);
   const id = deps.newId('mon');
@@ -503,9 +505,10 @@ export async function runMonitor(
   principal: Principal,
   id: string,
   lookup: IdentifierLookup,
+  source: UsageSource,
 ): Promise<MonitorRunResponse> {
   const row = await requireMonitor(db, principal, id, { lock: true });
-  const result = await performRecheck(db, deps, row, lookup, MANUAL_RUN);
+  const result = await performRecheck(db, deps, row, lookup, { source, operation: 'monitors.run' });
   if (!result) throw new Error('a manual run holds no lease');
   return {
     monitor: toMonitor(result.monitor),

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { PACKAGE_VERSION } from '../lib/package-version.js';
+import type { ToolDefinition } from './tool-definitions.js';
+
+/** One API request, as a tool runs it. */
+export interface ApiRequest {
+  method: string;
+  /** Path and query, for example `/v1/checks?limit=5`. */
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export interface ApiResponse {
+  status: number;
+  /** `Idempotency-Replayed`, when the operation has it. */
+  replayed?: boolean;
+  /** The JSON body: the resource, or a Problem. */
+  body: unknown;
+}
+
+/** Runs an API operation as the caller of the tool (in-process, or over HTTP for stdio). */
+export type Dispatch = (request: ApiRequest) => Promise<ApiResponse>;
+
+export const MCP_SERVER_NAME = 'firmwatch';
+
+const INSTRUCTIONS = `firmwatch checks company identifiers (VAT numbers, US employer numbers, company registration numbers) against company registers and monitors company records for changes.
+- A check has four separate findings: format_status, registry_match_status, tax_authority_status and company_legal_status. Report each one; never merge them into one verdict. No tax authority is called: tax_authority_status is not evidence of an active VAT registration.
+- An invalid format or a number with no registered company is a successful check, not an error. "unavailable" means the source could not answer, not that the number is invalid; a missing field is not a negative finding.
+- Keys starting svc_test_ use the sandbox (deterministic fixtures for GB, DE and US, free); svc_live_ keys use live registers, and a live check, company search, monitor baseline or manual run costs one credit from the workspace balance shared with the REST API.
+- Pass an idempotency_key when you may retry a call that creates or bills something.`;
+
+/** The `tools/list` entry of a definition. */
+export function toolListing(definition: ToolDefinition): Tool {
+  const { spec } = definition;
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: definition.inputSchema as Tool['inputSchema'],
+    outputSchema: definition.outputSchema as Tool['outputSchema'],
+    annotations: {
+      title: spec.title,
+      readOnlyHint: spec.readOnly,
+      ...(spec.readOnly ? {} : { destructiveHint: spec.destructive ?? false }),
+      idempotentHint: spec.readOnly || spec.idempotent === true,
+      // Live registers are the open world; the sandbox is a closed one, but the tool is the same.
+      openWorldHint: true,
+    },
+  };
+}
+
+type Problem = { code?: string; detail?: string; retryable?: boolean; status?: number };
+
+function toolError(problem: Problem, status: number): CallToolResult {
+  const retry = problem.retryable ? ' It is retryable.' : '';
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: `${problem.code} (${status}): ${problem.detail}${retry}` },
+      { type: 'text', text: JSON.stringify(problem) },
+    ],
+    _meta: { 'firmwatch/problem': problem },
+  };
+}
+
+/** The API request a tool call makes, or the problem its arguments already have. */
+function apiRequest(
+  definition: ToolDefinition,
+  args: Record<string, unknown>,
+): ApiRequest | { problem: Problem } {
+  const rest: Record<string, unknown> = { ...args };
+  let path = definition.path;
+  for (const name of definition.pathParameters) {
+    const value = rest[name];
+    delete rest[name];
+    if (typeof value !== 'string' || value === '') {
+      return {
+        problem: {
+          code: 'validation_failed',
+          status: 422,
+          retryable: false,
+          detail: `The argument ${name} is required: a string.`,
+          errors: [{ pointer: `/${name}`, code: 'required', message: 'is required' }],
+        } as Problem,
+      };
+    }
+    path = path.replace(`:${name}`, encodeURIComponent(value));
+  }
+  const headers: Record<string, string> = {};
+  if (definition.idempotent) {
+    const key = rest.idempotency_key;
+    delete rest.idempotency_key;
+    // Without a key the call is a new operation each time (documented in docs/mcp.md).
+    headers['idempotency-key'] = key === undefined ? `mcp-${randomUUID()}` : String(key);
+  }
+  if (definition.hasBody) {
+    headers['content-type'] = 'application/json';
+    return { method: definition.method, url: path, headers, body: rest };
+  }
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(rest)) query.append(name, String(value));
+  const search = query.toString();
+  return { method: definition.method, url: search ? `${path}?${search}` : path, headers };
+}
+
+/** Runs one tool call: its operation, then the result (or the Problem) as MCP content. */
+export async function callTool(
+  definition: ToolDefinition,
+  args: Record<string, unknown>,
+  dispatch: Dispatch,
+): Promise<CallToolResult> {
+  const request = apiRequest(definition, args);
+  if ('problem' in request) return toolError(request.problem, 422);
+  let response: ApiResponse;
+  try {
+    response = await dispatch(request);
+  } catch {
+    return toolError(
+      {
+        code: 'internal_error',
+        detail: 'The operation could not be run; try again.',
+        retryable: true,
+        status: 500,
+      },
+      500,
+    );
+  }
+  if (response.status >= 300) return toolError(response.body as Problem, response.status);
+  const result = response.body as Record<string, unknown>;
+  return {
+    content: [
+      { type: 'text', text: definition.spec.summarize(result) },
+      { type: 'text', text: JSON.stringify(result) },
+    ],
+    structuredContent: result,
+    ...(response.replayed !== undefined
+      ? { _meta: { 'firmwatch/idempotency_replayed': response.replayed } }
+      : {}),
+  };
+}
+
+/**
+ * An MCP server (the SDK's) whose tools run API operations through `dispatch`. Stateless: one is
+ * made per HTTP request, and per stdio session.
+ */
+export function createMcpServer(
+  definitions: readonly ToolDefinition[],
+  listing: readonly Tool[],
+  dispatch: Dispatch,
+): Server {
+  const byName = new Map(definitions.map((definition) => [definition.spec.name, definition]));
+  const server = new Server(
+    { name: MCP_SERVER_NAME, title: 'firmwatch', version: PACKAGE_VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...listing] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const definition = byName.get(request.params.name);
+    if (!definition) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}.`);
+    }
+    return callTool(definition, request.params.arguments ?? {}, dispatch);
+  });
+  return server;
+}

@@ -1,0 +1,122 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { DispatchHeaders } from '../http/channel.js';
+import { HttpProblem } from '../http/problems.js';
+import { ALL_SCOPES } from '../modules/accounts/scopes.js';
+import type { PublicUrls } from '../modules/discovery/discovery.service.js';
+import { createMcpServer, type Dispatch, toolListing } from './mcp-server.js';
+import type { ToolDefinition } from './tool-definitions.js';
+
+// The request headers the Streamable HTTP transport reads.
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'];
+
+/**
+ * The MCP endpoint, Streamable HTTP at `/mcp`, stateless: every POST carries one JSON-RPC message
+ * and gets its answer as JSON, so any node of a scaled-out deployment can answer any request and
+ * nothing is kept between requests (the tools have no server-to-client messages to stream; GET and
+ * DELETE are 405). The caller's API key authenticates the request as for REST; each tool call
+ * runs its REST operation in-process (`app.inject`) with that key, so scopes, validation,
+ * idempotency, billing and problems are the operation's own, recorded with source `mcp`.
+ */
+export const mcpRoutes: FastifyPluginAsync<{
+  urls: PublicUrls;
+  definitions: () => ToolDefinition[];
+  dispatchHeaders: DispatchHeaders;
+}> = async (app, { urls, definitions, dispatchHeaders }) => {
+  let tools: { definitions: ToolDefinition[]; listing: ReturnType<typeof toolListing>[] };
+  app.addHook('onReady', async () => {
+    const all = definitions();
+    tools = { definitions: all, listing: all.map(toolListing) };
+  });
+
+  function dispatchAs(request: FastifyRequest): Dispatch {
+    const authorization = request.headers.authorization as string;
+    return async ({ method, url, headers, body }) => {
+      const response = await app.inject({
+        method: method as 'GET',
+        url,
+        headers: { ...headers, authorization, ...dispatchHeaders('mcp') },
+        remoteAddress: request.ip,
+        ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+      });
+      const replayed = response.headers['idempotency-replayed'];
+      return {
+        status: response.statusCode,
+        body: response.body === '' ? null : response.json(),
+        ...(replayed !== undefined ? { replayed: replayed === 'true' } : {}),
+      };
+    };
+  }
+
+  // MCP clients find how to authorize from the 401 (RFC 9728 section 5.1).
+  async function pointToResourceMetadata(
+    _request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+  ) {
+    const challenge = reply.getHeader('www-authenticate');
+    if (reply.statusCode === 401 && typeof challenge === 'string') {
+      reply.header(
+        'www-authenticate',
+        `${challenge}, resource_metadata="${urls.mcpResourceMetadata()}"`,
+      );
+    }
+    return payload;
+  }
+
+  app.post(
+    '/mcp',
+    {
+      config: { anyScope: true },
+      schema: { hide: true },
+      onSend: pointToResourceMetadata,
+    },
+    async (request, reply) => {
+      if (Array.isArray(request.body)) {
+        throw new HttpProblem('bad_request', {
+          detail:
+            'Send one JSON-RPC message per request: batches are not part of MCP since protocol version 2025-06-18.',
+        });
+      }
+      const headers = new Headers();
+      for (const name of TRANSPORT_HEADERS) {
+        const value = request.headers[name];
+        if (typeof value === 'string') headers.set(name, value);
+      }
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      const server = createMcpServer(tools.definitions, tools.listing, dispatchAs(request));
+      await server.connect(transport);
+      try {
+        const response = await transport.handleRequest(
+          new Request(urls.mcp(), { method: 'POST', headers }),
+          { parsedBody: request.body },
+        );
+        const text = await response.text();
+        reply.code(response.status);
+        response.headers.forEach((value, name) => {
+          reply.header(name, value);
+        });
+        return reply.send(text);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  const resourceMetadata = async () => ({
+    resource: urls.mcp(),
+    resource_name: 'firmwatch MCP server',
+    resource_documentation: urls.documentation(),
+    bearer_methods_supported: ['header'],
+    scopes_supported: ALL_SCOPES,
+  });
+  for (const path of [
+    '/.well-known/oauth-protected-resource',
+    '/.well-known/oauth-protected-resource/mcp',
+  ]) {
+    app.get(path, { config: { public: true }, schema: { hide: true } }, resourceMetadata);
+  }
+};
