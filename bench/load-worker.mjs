@@ -37,7 +37,8 @@ const once = () =>
       },
     );
     req.on('error', fail);
-    req.end(body);
+    // A fresh key inside the body (an MCP tool call's idempotency_key) where the body says so.
+    req.end(options.freshKeyInBody ? body.replace(options.freshKeyInBody, randomUUID()) : body);
   });
 
 const worker = async () => {

@@ -15,6 +15,8 @@ export interface LoadOptions {
   /** Send a new Idempotency-Key with every request, so every request executes. */
   freshIdempotencyKey?: boolean;
   body?: string;
+  /** A placeholder in `body` replaced by a new UUID in every request. */
+  freshKeyInBody?: string;
   concurrency?: number;
   durationMs?: number;
 }

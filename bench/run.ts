@@ -6,6 +6,7 @@
 import { authOverhead } from './auth-overhead.js';
 import { formatChecks } from './format-checks.js';
 import { liveCachedChecks } from './live-cached-checks.js';
+import { mcpToolCalls } from './mcp-tool-calls.js';
 import { scheduledRechecks, schedulerTick } from './monitor-scheduler.js';
 import { sandboxChecks } from './sandbox-checks.js';
 import { sqliteDurability } from './sqlite-durability.js';
@@ -42,6 +43,10 @@ const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
   {
     name: 'webhook deliveries per second: worker vs bare undici loop (HTTPS keep-alive, loopback)',
     run: webhookDelivery,
+  },
+  {
+    name: 'sandbox check_identifier MCP tool calls over Streamable HTTP vs sandbox POST /checks per second (SQLite, 50 connections, median of 3 x 2 s)',
+    run: mcpToolCalls,
   },
 ];
 

@@ -32,7 +32,10 @@ declare module 'fastify' {
   }
 }
 
-/** The header, as documented on every idempotent operation (the hook above enforces it). */
+/**
+ * The header of every idempotent operation. The hook above requires it (the OpenAPI document says
+ * so, see openapi.ts), except on an MCP tool call made without an idempotency_key.
+ */
 export const IdempotencyKeyHeaders = {
   type: 'object',
   properties: {
@@ -44,7 +47,6 @@ export const IdempotencyKeyHeaders = {
       description: 'Reuse the same key, with the same body, when retrying; kept for 24 hours.',
     },
   },
-  required: ['idempotency-key'],
 } as const;
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -132,6 +134,8 @@ export function registerIdempotency(
     if (!request.routeOptions.config.idempotency) return;
     const key = request.headers['idempotency-key'];
     if (key === undefined) {
+      // An MCP tool call without an idempotency_key: a new operation, with nothing to replay.
+      if (request.dispatched) return;
       throw new HttpProblem('idempotency_key_required', {
         detail:
           'This operation needs an Idempotency-Key header: 8 to 128 letters, digits, ".", "_" or "-". Reuse the same key when retrying.',
@@ -147,7 +151,7 @@ export function registerIdempotency(
   app.addHook('preHandler', async (request, reply) => {
     const operation = request.routeOptions.config.idempotency;
     const principal = request.principal;
-    if (!operation || !principal) return;
+    if (!operation || !principal || request.headers['idempotency-key'] === undefined) return;
     const scope: IdempotencyScope = {
       workspace_id: principal.workspaceId,
       environment: principal.environment,

@@ -11,7 +11,9 @@ Four findings are kept separate and never merged into one verdict: format, regis
 
 Keys starting \`svc_test_\` use the sandbox (deterministic fixtures for GB, DE and US, no credits); keys starting \`svc_live_\` use live processing.
 
-Every error is an \`application/problem+json\` Problem; its \`code\` is the stable identifier to branch on.`;
+Every error is an \`application/problem+json\` Problem; its \`code\` is the stable identifier to branch on.
+
+AI agents can use every operation as a Model Context Protocol tool: Streamable HTTP at \`/mcp\` on this server's origin (beside \`/v1\`), with the same API key in the same header, the same scopes, idempotency and credits.`;
 
 export type OpenApiDocument = Record<string, unknown> & {
   paths: Record<string, Record<string, Record<string, unknown>>>;
@@ -67,7 +69,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
     transform: ({ schema, url, route }) => ({
-      schema: withSecurity(schema, route.config),
+      schema: withSecurity(withIdempotencyKey(schema, route.config), route.config),
       url: url.replace(/^\/v1(?=\/|$)/, '') || '/',
     }),
   });
@@ -92,6 +94,15 @@ function withSecurity(
     'x-required-scope': config.scope,
     description: described.description ? `${described.description}\n\n${note}` : note,
   } as FastifySchema;
+}
+
+/** The Idempotency-Key header is required wherever the idempotency hook requires it. */
+function withIdempotencyKey(
+  schema: FastifySchema,
+  config: { idempotency?: string } | undefined,
+): FastifySchema {
+  if (!schema?.headers || !config?.idempotency) return schema;
+  return { ...schema, headers: { ...(schema.headers as object), required: ['idempotency-key'] } };
 }
 
 /** The served document: the generated one with the deployment's own server URL. */

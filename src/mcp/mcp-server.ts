@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -8,6 +7,8 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { HttpProblem } from '../http/problems.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
 import type { ToolDefinition } from './tool-definitions.js';
 
@@ -28,8 +29,12 @@ export interface ApiResponse {
   body: unknown;
 }
 
-/** Runs an API operation as the caller of the tool (in-process, or over HTTP for stdio). */
-export type Dispatch = (request: ApiRequest) => Promise<ApiResponse>;
+/** Runs API operations as the caller of a tool (in-process, for the request that made the call). */
+export interface Operations {
+  dispatch(request: ApiRequest): Promise<ApiResponse>;
+  /** The Problem object of a problem the tool finds before any operation runs. */
+  problem(problem: HttpProblem): Problem;
+}
 
 export const MCP_SERVER_NAME = 'firmwatch';
 
@@ -59,14 +64,16 @@ export function toolListing(definition: ToolDefinition): Tool {
   };
 }
 
-type Problem = { code?: string; detail?: string; retryable?: boolean; status?: number };
+/** What a tool error tells an agent of the Problem behind it. */
+export type Problem = { code: string; detail: string; retryable: boolean; status: number };
 
-function toolError(problem: Problem, status: number): CallToolResult {
+/** A Problem as an MCP tool error: a line to read, the Problem as JSON, and in `_meta`. */
+export function toolError(problem: Problem): CallToolResult {
   const retry = problem.retryable ? ' It is retryable.' : '';
   return {
     isError: true,
     content: [
-      { type: 'text', text: `${problem.code} (${status}): ${problem.detail}${retry}` },
+      { type: 'text', text: `${problem.code} (${problem.status}): ${problem.detail}${retry}` },
       { type: 'text', text: JSON.stringify(problem) },
     ],
     _meta: { 'firmwatch/problem': problem },
@@ -77,22 +84,22 @@ function toolError(problem: Problem, status: number): CallToolResult {
 function apiRequest(
   definition: ToolDefinition,
   args: Record<string, unknown>,
-): ApiRequest | { problem: Problem } {
+): ApiRequest | HttpProblem {
   const rest: Record<string, unknown> = { ...args };
   let path = definition.path;
   for (const name of definition.pathParameters) {
     const value = rest[name];
     delete rest[name];
     if (typeof value !== 'string' || value === '') {
-      return {
-        problem: {
-          code: 'validation_failed',
-          status: 422,
-          retryable: false,
-          detail: `The argument ${name} is required: a string.`,
-          errors: [{ pointer: `/${name}`, code: 'required', message: 'is required' }],
-        } as Problem,
-      };
+      return new HttpProblem('validation_failed', {
+        detail: `The argument ${name} is required: a string.`,
+        errors: [{ pointer: `/${name}`, code: 'required', message: 'is required' }],
+      });
+    }
+    // A dot segment would be resolved away and reach another operation (".." from a check id
+    // to the API index); no id is one.
+    if (value === '.' || value === '..') {
+      return new HttpProblem('not_found', { detail: `Nothing has the ${name} "${value}".` });
     }
     path = path.replace(`:${name}`, encodeURIComponent(value));
   }
@@ -100,8 +107,8 @@ function apiRequest(
   if (definition.idempotent) {
     const key = rest.idempotency_key;
     delete rest.idempotency_key;
-    // Without a key the call is a new operation each time (documented in docs/mcp.md).
-    headers['idempotency-key'] = key === undefined ? `mcp-${randomUUID()}` : String(key);
+    // Without a key the call is a new operation each time, and nothing is kept to replay.
+    if (key !== undefined) headers['idempotency-key'] = String(key);
   }
   if (definition.hasBody) {
     headers['content-type'] = 'application/json';
@@ -117,29 +124,25 @@ function apiRequest(
 export async function callTool(
   definition: ToolDefinition,
   args: Record<string, unknown>,
-  dispatch: Dispatch,
+  operations: Operations,
 ): Promise<CallToolResult> {
   const request = apiRequest(definition, args);
-  if ('problem' in request) return toolError(request.problem, 422);
+  if (request instanceof HttpProblem) return toolError(operations.problem(request));
   let response: ApiResponse;
   try {
-    response = await dispatch(request);
+    response = await operations.dispatch(request);
   } catch {
     return toolError(
-      {
-        code: 'internal_error',
-        detail: 'The operation could not be run; try again.',
-        retryable: true,
-        status: 500,
-      },
-      500,
+      operations.problem(
+        new HttpProblem('internal_error', { detail: 'The operation could not be run; try again.' }),
+      ),
     );
   }
-  if (response.status >= 300) return toolError(response.body as Problem, response.status);
+  if (response.status >= 300) return toolError(response.body as Problem);
   const result = response.body as Record<string, unknown>;
   return {
     content: [
-      { type: 'text', text: definition.spec.summarize(result) },
+      { type: 'text', text: summary(definition, result) },
       { type: 'text', text: JSON.stringify(result) },
     ],
     structuredContent: result,
@@ -149,19 +152,31 @@ export async function callTool(
   };
 }
 
+/** The tool's summary of a result; a result it cannot summarize still goes out, whole. */
+function summary(definition: ToolDefinition, result: Record<string, unknown>): string {
+  try {
+    return definition.spec.summarize(result);
+  } catch {
+    return `${definition.spec.title}: done; the result is the JSON below.`;
+  }
+}
+
+// A server makes its own Ajv instance unless given one, which would cost more than a tool call.
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
 /**
- * An MCP server (the SDK's) whose tools run API operations through `dispatch`. Stateless: one is
- * made per HTTP request, and per stdio session.
+ * An MCP server (the SDK's) whose tools run API operations through `operations`. Stateless: one is
+ * made per HTTP request.
  */
 export function createMcpServer(
   definitions: readonly ToolDefinition[],
   listing: readonly Tool[],
-  dispatch: Dispatch,
+  operations: Operations,
 ): Server {
   const byName = new Map(definitions.map((definition) => [definition.spec.name, definition]));
   const server = new Server(
     { name: MCP_SERVER_NAME, title: 'firmwatch', version: PACKAGE_VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...listing] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -169,7 +184,7 @@ export function createMcpServer(
     if (!definition) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}.`);
     }
-    return callTool(definition, request.params.arguments ?? {}, dispatch);
+    return callTool(definition, request.params.arguments ?? {}, operations);
   });
   return server;
 }

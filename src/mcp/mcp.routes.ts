@@ -1,14 +1,11 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { DispatchHeaders } from '../http/channel.js';
-import { HttpProblem } from '../http/problems.js';
+import { buildProblem, HttpProblem } from '../http/problems.js';
 import { ALL_SCOPES } from '../modules/accounts/scopes.js';
 import type { PublicUrls } from '../modules/discovery/discovery.service.js';
-import { createMcpServer, type Dispatch, toolListing } from './mcp-server.js';
+import { JsonExchangeTransport } from './json-exchange-transport.js';
+import { createMcpServer, type Operations, toolListing } from './mcp-server.js';
 import type { ToolDefinition } from './tool-definitions.js';
-
-// The request headers the Streamable HTTP transport reads.
-const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'];
 
 /**
  * The MCP endpoint, Streamable HTTP at `/mcp`, stateless: every POST carries one JSON-RPC message
@@ -29,22 +26,26 @@ export const mcpRoutes: FastifyPluginAsync<{
     tools = { definitions: all, listing: all.map(toolListing) };
   });
 
-  function dispatchAs(request: FastifyRequest): Dispatch {
+  /** The operations a tool call of this request runs: with its key, from its address. */
+  function operationsOf(request: FastifyRequest): Operations {
     const authorization = request.headers.authorization as string;
-    return async ({ method, url, headers, body }) => {
-      const response = await app.inject({
-        method: method as 'GET',
-        url,
-        headers: { ...headers, authorization, ...dispatchHeaders('mcp') },
-        remoteAddress: request.ip,
-        ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
-      });
-      const replayed = response.headers['idempotency-replayed'];
-      return {
-        status: response.statusCode,
-        body: response.body === '' ? null : response.json(),
-        ...(replayed !== undefined ? { replayed: replayed === 'true' } : {}),
-      };
+    return {
+      async dispatch({ method, url, headers, body }) {
+        const response = await app.inject({
+          method: method as 'GET',
+          url,
+          headers: { ...headers, authorization, ...dispatchHeaders('mcp') },
+          remoteAddress: request.ip,
+          ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+        });
+        const replayed = response.headers['idempotency-replayed'];
+        return {
+          status: response.statusCode,
+          body: response.body === '' ? null : response.json(),
+          ...(replayed !== undefined ? { replayed: replayed === 'true' } : {}),
+        };
+      },
+      problem: (problem) => buildProblem(problem, request.id, urls.documentation()),
     };
   }
 
@@ -78,31 +79,19 @@ export const mcpRoutes: FastifyPluginAsync<{
             'Send one JSON-RPC message per request: batches are not part of MCP since protocol version 2025-06-18.',
         });
       }
-      const headers = new Headers();
-      for (const name of TRANSPORT_HEADERS) {
-        const value = request.headers[name];
-        if (typeof value === 'string') headers.set(name, value);
-      }
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      const server = createMcpServer(tools.definitions, tools.listing, dispatchAs(request));
+      const transport = new JsonExchangeTransport();
+      const server = createMcpServer(tools.definitions, tools.listing, operationsOf(request));
       await server.connect(transport);
-      try {
-        const response = await transport.handleRequest(
-          new Request(urls.mcp(), { method: 'POST', headers }),
-          { parsedBody: request.body },
-        );
-        const text = await response.text();
-        reply.code(response.status);
-        response.headers.forEach((value, name) => {
-          reply.header(name, value);
-        });
-        return reply.send(text);
-      } finally {
-        await server.close();
-      }
+      const { status, body } = await transport.exchange(
+        {
+          accept: request.headers.accept,
+          protocolVersion: request.headers['mcp-protocol-version'] as string | undefined,
+        },
+        request.body,
+      );
+      // Not closed: the transport has answered its one message and holds nothing once it has.
+      if (body === undefined) return reply.code(status).send();
+      return reply.code(status).type('application/json').send(JSON.stringify(body));
     },
   );
 

@@ -9,7 +9,35 @@ import {
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
-import { MCP_SERVER_NAME } from './mcp-server.js';
+import { MCP_SERVER_NAME, type Problem, toolError } from './mcp-server.js';
+
+/**
+ * The Problem an HTTP error of the service carried (a 429 rate_limited, a 401 for a key revoked
+ * mid-session): the SDK's client puts the response body in its error message.
+ */
+function problemOf(error: unknown): Problem | undefined {
+  const message = error instanceof Error ? error.message : '';
+  const start = message.indexOf('{');
+  if (start === -1) return undefined;
+  try {
+    const body = JSON.parse(message.slice(start)) as Partial<Problem>;
+    return typeof body.code === 'string' && typeof body.status === 'number'
+      ? (body as Problem)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function unreachable(endpoint: URL, error: unknown): Problem {
+  const reason = error instanceof Error ? error.message : String(error);
+  return {
+    code: 'service_unavailable',
+    status: 503,
+    retryable: true,
+    detail: `The firmwatch service at ${endpoint.href} did not answer: ${reason}`,
+  };
+}
 
 export const DEFAULT_SERVICE_URL = 'http://127.0.0.1:8080';
 
@@ -74,17 +102,7 @@ export async function runStdioBridge(options: {
     try {
       return (await client.callTool(request.params)) as CallToolResult;
     } catch (error) {
-      // The service could not be reached, or answered outside MCP: a tool error the agent can read.
-      const detail = `The firmwatch service at ${endpoint.href} did not answer: ${error instanceof Error ? error.message : String(error)}`;
-      const problem = { code: 'service_unavailable', detail, retryable: true, status: 503 };
-      return {
-        isError: true,
-        content: [
-          { type: 'text', text: `service_unavailable (503): ${detail}` },
-          { type: 'text', text: JSON.stringify(problem) },
-        ],
-        _meta: { 'firmwatch/problem': problem },
-      };
+      return toolError(problemOf(error) ?? unreachable(endpoint, error));
     }
   });
   await server.connect(new StdioServerTransport(options.stdin, options.stdout));

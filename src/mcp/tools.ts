@@ -45,14 +45,19 @@ function findings(check: Json): string {
 
 function monitorLine(monitor: Json): string {
   const identifier = monitor.identifier as Json;
-  return `Monitor ${monitor.id} on ${identifier.type} ${identifier.normalized} (${identifier.country_code}): status ${monitor.status}, health ${monitor.health}, ${monitor.cadence}, next check ${monitor.next_check_at}.`;
+  const next =
+    monitor.status === 'paused'
+      ? 'paused, so not rechecked'
+      : `next check ${monitor.next_check_at}`;
+  return `Monitor ${monitor.id} on ${identifier.type} ${identifier.normalized} (${identifier.country_code}): status ${monitor.status}, health ${monitor.health}, ${monitor.cadence}, ${next}.`;
 }
 
 function listLine(noun: string, list: Json): string {
   const data = list.data as unknown[];
   const pagination = list.pagination as Json | undefined;
   const more = pagination?.has_more ? ' More: pass pagination.next_cursor as cursor.' : '';
-  return `${data.length} ${noun}.${more}`;
+  const plural = noun === 'company' ? 'companies' : noun === 'country' ? 'countries' : `${noun}s`;
+  return `${data.length} ${data.length === 1 ? noun : plural}.${more}`;
 }
 
 export const TOOLS: readonly ToolSpec[] = [
@@ -78,7 +83,7 @@ export const TOOLS: readonly ToolSpec[] = [
     operationId: 'listChecks',
     description: `Lists the checks of this key's workspace and environment, newest first. ${PAGED} Free.`,
     readOnly: true,
-    summarize: (list) => listLine('checks', list),
+    summarize: (list) => listLine('check', list),
   },
   {
     name: 'search_companies',
@@ -86,7 +91,7 @@ export const TOOLS: readonly ToolSpec[] = [
     operationId: 'searchCompanies',
     description: `Searches a country's company register by name, registration_number, vat_number (not in the US) or tax_identifier (US only), optionally narrowed by city_or_state; returns up to 100 candidate companies, each stored with a cmp_ id. ${BILLED}`,
     readOnly: false,
-    summarize: (list) => `${listLine('companies', list)} Credits used: ${list.credits_used}.`,
+    summarize: (list) => `${listLine('company', list)} Credits used: ${list.credits_used}.`,
   },
   {
     name: 'get_company',
@@ -105,7 +110,7 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       'Lists which identifier types each country supports and how each is checked (format rules, registry sources), optionally filtered by `query`. Free.',
     readOnly: true,
-    summarize: (list) => listLine('countries', list),
+    summarize: (list) => listLine('country', list),
   },
   {
     name: 'get_country',
@@ -114,7 +119,8 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       'Gets what one country (two-letter country_code) supports: identifier types, format rules and registry coverage in this environment. Free.',
     readOnly: true,
-    summarize: (country) => `Capabilities of ${country.country_code}.`,
+    summarize: (country) =>
+      `${country.name} (${country.country_code}): company search ${country.company_search}; ${(country.identifier_capabilities as unknown[]).length} identifier type(s).`,
   },
   {
     name: 'create_monitor',
@@ -131,7 +137,7 @@ export const TOOLS: readonly ToolSpec[] = [
     operationId: 'listMonitors',
     description: `Lists the monitors of this key's workspace and environment, most recently updated first. ${PAGED} Free.`,
     readOnly: true,
-    summarize: (list) => listLine('monitors', list),
+    summarize: (list) => listLine('monitor', list),
   },
   {
     name: 'get_monitor',
@@ -180,7 +186,7 @@ export const TOOLS: readonly ToolSpec[] = [
     operationId: 'listMonitoringEvents',
     description: `Lists monitoring events (changes detected, status changes, source outages), newest first, optionally of one monitor_id; each says how its webhook delivery went. ${PAGED} Free.`,
     readOnly: true,
-    summarize: (list) => listLine('events', list),
+    summarize: (list) => listLine('event', list),
   },
   {
     name: 'get_monitoring_event',
@@ -201,7 +207,11 @@ export const TOOLS: readonly ToolSpec[] = [
     summarize: (usage) => {
       const totals = usage.totals as Json;
       const allowance = usage.allowance as Json;
-      return `${usage.environment} usage this period: ${totals.requests} operations, ${totals.billable_units} billable units; ${allowance.remaining_units ?? 'no fixed'} units remaining.`;
+      const left =
+        allowance.remaining_units === null
+          ? 'no fixed allowance applies'
+          : `${allowance.remaining_units} units of the allowance remain`;
+      return `${usage.environment} usage this period: ${totals.requests} operations, ${totals.billable_units} billable units; ${left}.`;
     },
   },
 ];
