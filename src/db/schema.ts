@@ -231,6 +231,36 @@ export interface RegistryRecordCacheTable {
   expires_at: string;
 }
 
+/** A person who signs in to the dashboard. */
+export interface UsersTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  /** argon2id, PHC string. */
+  password_hash: string;
+  created_at: string;
+}
+
+export type WorkspaceRole = 'owner' | 'member';
+
+export interface WorkspaceMembersTable {
+  workspace_id: string;
+  user_id: string;
+  role: WorkspaceRole;
+  created_at: string;
+}
+
+export interface DashboardSessionsTable {
+  /** SHA-256 (hex) of the session cookie's token; the token itself is never stored. */
+  id: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  /** Absolute expiry, whatever the activity. */
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -248,6 +278,9 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   registry_record_cache: RegistryRecordCacheTable;
+  users: UsersTable;
+  workspace_members: WorkspaceMembersTable;
+  dashboard_sessions: DashboardSessionsTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
@@ -260,3 +293,5 @@ export type MonitorRow = Selectable<MonitorsTable>;
 export type MonitorEventRow = Selectable<MonitorEventsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type DashboardSessionRow = Selectable<DashboardSessionsTable>;

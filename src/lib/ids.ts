@@ -5,7 +5,18 @@ import type { Clock } from './clock.js';
 // contract's id pattern ([A-Za-z0-9_-]).
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
-export type IdPrefix = 'req' | 'ws' | 'key' | 'chk' | 'cmp' | 'mon' | 'evt' | 'usg' | 'dlv' | 'crd';
+export type IdPrefix =
+  | 'req'
+  | 'ws'
+  | 'key'
+  | 'chk'
+  | 'cmp'
+  | 'mon'
+  | 'evt'
+  | 'usg'
+  | 'dlv'
+  | 'crd'
+  | 'usr';
 
 export type IdGenerator = (prefix: IdPrefix) => string;
 
