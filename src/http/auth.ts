@@ -121,13 +121,17 @@ export function registerAuth(app: FastifyInstance, verifier: KeyVerifier): void 
     if (isPublic) {
       // Public operations never fail on credentials; a valid key only tells them who is asking,
       // and two Authorization headers tell them nothing.
+      if (request.dispatchedPrincipal) {
+        request.principal = request.dispatchedPrincipal;
+        return;
+      }
       if (authorizationHeaderCount(request) > 1) return;
       const token = bearerToken(request);
       if (token && environmentOfKey(token)) request.principal = await verifier.verify(token);
       return;
     }
     if (!needsKey(request.routeOptions.config)) return; // no route matched: 404/405 answer
-    const principal = await authenticate(request, verifier);
+    const principal = request.dispatchedPrincipal ?? (await authenticate(request, verifier));
     if (scope && !principal.scopes.includes(scope)) {
       throw new HttpProblem('insufficient_scope', {
         detail: `This operation needs the scope ${scope}; the key has ${principal.scopes.join(', ')}.`,

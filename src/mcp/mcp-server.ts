@@ -8,26 +8,10 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { ApiRequest, ApiResponse } from '../http/dispatch.js';
 import { HttpProblem } from '../http/problems.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
 import type { ToolDefinition } from './tool-definitions.js';
-
-/** One API request, as a tool runs it. */
-export interface ApiRequest {
-  method: string;
-  /** Path and query, for example `/v1/checks?limit=5`. */
-  url: string;
-  headers: Record<string, string>;
-  body?: unknown;
-}
-
-export interface ApiResponse {
-  status: number;
-  /** `Idempotency-Replayed`, when the operation has it. */
-  replayed?: boolean;
-  /** The JSON body: the resource, or a Problem. */
-  body: unknown;
-}
 
 /** Runs API operations as the caller of a tool (in-process, for the request that made the call). */
 export interface Operations {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { DispatchHeaders } from '../http/channel.js';
+import { dispatch } from '../http/dispatch.js';
 import { buildProblem, HttpProblem } from '../http/problems.js';
 import { ALL_SCOPES } from '../modules/accounts/scopes.js';
 import type { PublicUrls } from '../modules/discovery/discovery.service.js';
@@ -28,23 +29,15 @@ export const mcpRoutes: FastifyPluginAsync<{
 
   /** The operations a tool call of this request runs: with its key, from its address. */
   function operationsOf(request: FastifyRequest): Operations {
-    const authorization = request.headers.authorization as string;
-    return {
-      async dispatch({ method, url, headers, body }) {
-        const response = await app.inject({
-          method: method as 'GET',
-          url,
-          headers: { ...headers, authorization, ...dispatchHeaders('mcp') },
-          remoteAddress: request.ip,
-          ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
-        });
-        const replayed = response.headers['idempotency-replayed'];
-        return {
-          status: response.statusCode,
-          body: response.body === '' ? null : response.json(),
-          ...(replayed !== undefined ? { replayed: replayed === 'true' } : {}),
-        };
+    const caller = {
+      headers: {
+        authorization: request.headers.authorization as string,
+        ...dispatchHeaders('mcp'),
       },
+      ip: request.ip,
+    };
+    return {
+      dispatch: (operation) => dispatch(app, caller, operation),
       problem: (problem) => buildProblem(problem, request.id, urls.documentation()),
     };
   }
