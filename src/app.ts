@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './config.js';
+import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Transact } from './db/group-commit.js';
 import type { Database } from './db/schema.js';
@@ -193,6 +194,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(usageRoutes, { deps: { clock: deps.clock, newId: deps.newId } });
   await app.register(monitorsRoutes, { deps: domain });
   await app.register(eventsRoutes);
+  await app.register(dashboardRoutes, {
+    prefix: '/dashboard',
+    db,
+    clock: deps.clock,
+    newId: deps.newId,
+    publicBaseUrl: deps.publicBaseUrl,
+    rateLimitStore: deps.rateLimit.store,
+  });
   await app.register(mcpRoutes, {
     urls,
     definitions: () => operations.definitions(sharedSchemas),

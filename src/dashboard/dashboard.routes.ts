@@ -1,0 +1,343 @@
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database, EnvironmentName } from '../db/schema.js';
+import type { Clock } from '../lib/clock.js';
+import type { IdGenerator } from '../lib/ids.js';
+import type { TokenBucketStore } from '../lib/token-bucket.js';
+import {
+  AccountsError,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from '../modules/accounts/accounts.service.js';
+import {
+  authenticate,
+  createSession,
+  InvalidCredentials,
+  listMemberships,
+  normalizeEmail,
+  resolveSession,
+  revokeSession,
+  type User,
+} from '../modules/users/users.service.js';
+import { ASSETS } from './assets.js';
+import type { Html } from './html.js';
+import { errorPage, type Viewer } from './layout.js';
+import { mayAttemptSignIn, SIGN_IN_LIMITS } from './sign-in-limits.js';
+import { keyCreatedPage, keysPage, revokeConfirmPage, signInPage } from './views.js';
+
+export interface DashboardOptions {
+  db: Kysely<Database>;
+  clock: Clock;
+  newId: IdGenerator;
+  /** The API's base URL (PUBLIC_BASE_URL): cookies are Secure when it is https. */
+  publicBaseUrl: () => string;
+  rateLimitStore: TokenBucketStore;
+  signInLimits?: typeof SIGN_IN_LIMITS;
+}
+
+export const SESSION_COOKIE = 'fw_session';
+const COOKIE_PATH = '/dashboard';
+const UNIFORM_SIGN_IN_ERROR = 'The email address or password is not right.';
+
+type Form = Record<string, string | string[] | undefined>;
+const WORKSPACE_QUERY = {
+  type: 'object',
+  properties: { workspace: { type: 'string', maxLength: 100 } },
+  additionalProperties: false,
+} as const;
+
+function field(form: Form | undefined, name: string): string {
+  const value = form?.[name];
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    dashboardUser?: User;
+  }
+}
+
+/**
+ * The developer dashboard under /dashboard: server-rendered pages over the same services as the
+ * API. Its cookie, form, CSRF and security-header plugins are registered inside this plugin, so
+ * the JSON API under /v1 never parses forms or reads cookies.
+ */
+export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, options) => {
+  const { db, clock } = options;
+  const deps = { clock, newId: options.newId };
+  const secure = () => options.publicBaseUrl().startsWith('https:');
+  const cookieOptions = () => ({
+    path: COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: secure(),
+  });
+
+  // Pages are not API operations: keep them out of the OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(csrf, { cookieOpts: { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax' } });
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'same-origin' },
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    // Pages can hold a key shown once: never keep them in a cache or the back-forward cache.
+    if (!reply.getHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  const csrfToken = (reply: FastifyReply) => reply.generateCsrf({ secure: secure() });
+  const send = (reply: FastifyReply, page: Html, status = 200) =>
+    reply.code(status).type('text/html; charset=utf-8').send(page.value);
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) request.log.error({ err: error }, 'dashboard error');
+    const page = { title: 'Error', csrfToken: '' };
+    if (error.code?.startsWith('FST_CSRF')) {
+      return send(
+        reply,
+        errorPage(
+          page,
+          'The form has expired',
+          'Go back, reload the page and send the form again.',
+        ),
+        403,
+      );
+    }
+    return send(
+      reply,
+      errorPage(
+        page,
+        status >= 500 ? 'Something went wrong' : 'The request was refused',
+        status >= 500 ? `Quote request id ${request.id} when reporting it.` : error.message,
+      ),
+      status,
+    );
+  });
+  app.setNotFoundHandler((_request, reply) =>
+    send(
+      reply,
+      errorPage(
+        { title: 'Not found', csrfToken: '' },
+        'Page not found',
+        'There is no page at this address.',
+      ),
+      404,
+    ),
+  );
+
+  /** Every page but sign-in needs a live session: GETs are sent to sign in, writes are refused. */
+  async function requireSession(request: FastifyRequest, reply: FastifyReply) {
+    const token = request.cookies[SESSION_COOKIE];
+    const session = token ? await resolveSession(db, deps, token) : undefined;
+    if (session) {
+      request.dashboardUser = session.user;
+      return;
+    }
+    if (token) reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      return reply.redirect('/dashboard/sign-in', 303);
+    }
+    return send(
+      reply,
+      errorPage({ title: 'Signed out', csrfToken: '' }, 'You are signed out', 'Sign in again.'),
+      401,
+    );
+  }
+
+  /** The signed-in person's view of the workspace asked for (or their first), or a 404 page. */
+  async function viewerOf(request: FastifyRequest, workspaceId: string | undefined) {
+    const user = request.dashboardUser as User;
+    const workspaces = await listMemberships(db, user.id);
+    const current = workspaceId
+      ? workspaces.find((w) => w.workspace_id === workspaceId)
+      : workspaces[0];
+    if (!current) return undefined;
+    return { email: user.email, workspaces, current } satisfies Viewer;
+  }
+
+  const guarded = { preHandler: [requireSession] };
+  const guardedWrite = { preHandler: [requireSession, app.csrfProtection] };
+
+  app.get(
+    '/assets/:name',
+    { schema: { params: { type: 'object', properties: { name: { type: 'string' } } } } },
+    async (request, reply) => {
+      const asset = ASSETS[(request.params as { name: string }).name];
+      if (!asset) return reply.callNotFound();
+      reply.header('etag', asset.etag).header('cache-control', 'no-cache');
+      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+      return reply.type(asset.type).send(asset.body);
+    },
+  );
+
+  app.get('/sign-in', async (_request, reply) =>
+    send(reply, signInPage({ title: 'Sign in', csrfToken: csrfToken(reply) }, {})),
+  );
+
+  app.post('/sign-in', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const form = request.body as Form | undefined;
+    const email = normalizeEmail(field(form, 'email'));
+    const password = field(form, 'password');
+    const again = (error: string, status: number) =>
+      send(
+        reply,
+        signInPage({ title: 'Sign in', csrfToken: csrfToken(reply) }, { email, error }),
+        status,
+      );
+    const limits = options.signInLimits ?? SIGN_IN_LIMITS;
+    if (!(await mayAttemptSignIn(options.rateLimitStore, limits, request.ip, email))) {
+      return again('Too many sign-in attempts. Wait a minute, then try again.', 429);
+    }
+    let user: User;
+    try {
+      user = await authenticate(db, email, password);
+    } catch (error) {
+      if (error instanceof InvalidCredentials) return again(UNIFORM_SIGN_IN_ERROR, 401);
+      throw error;
+    }
+    const session = await createSession(db, deps, user.id);
+    reply.setCookie(SESSION_COOKIE, session.token, {
+      ...cookieOptions(),
+      expires: session.expiresAt,
+    });
+    return reply.redirect('/dashboard/keys', 303);
+  });
+
+  app.post('/sign-out', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) await revokeSession(db, deps, token);
+    reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
+    return reply.redirect('/dashboard/sign-in', 303);
+  });
+
+  app.get('/', guarded, async (_request, reply) => reply.redirect('/dashboard/keys', 303));
+
+  const noWorkspace = (reply: FastifyReply) =>
+    send(
+      reply,
+      errorPage(
+        { title: 'No workspace', csrfToken: csrfToken(reply) },
+        'No such workspace',
+        'You are not a member of this workspace. Ask one of its owners to add you.',
+      ),
+      404,
+    );
+
+  app.get(
+    '/keys',
+    { ...guarded, schema: { querystring: WORKSPACE_QUERY } },
+    async (request, reply) => {
+      const viewer = await viewerOf(request, (request.query as { workspace?: string }).workspace);
+      if (!viewer) return noWorkspace(reply);
+      const keys = await listApiKeys(db, viewer.current.workspace_id);
+      return send(
+        reply,
+        keysPage({ title: 'API keys', csrfToken: csrfToken(reply), viewer }, keys),
+      );
+    },
+  );
+
+  // The created key is answered on this POST's own page, not after a redirect: it exists only in
+  // this response (only its hash is stored), so there is nothing a later GET could show.
+  app.post('/keys', guardedWrite, async (request, reply) => {
+    const form = request.body as Form | undefined;
+    const viewer = await viewerOf(request, field(form, 'workspace'));
+    if (!viewer) return noWorkspace(reply);
+    const page = { title: 'API keys', csrfToken: csrfToken(reply), viewer };
+    const environment = field(form, 'environment');
+    const scopes = [form?.scopes ?? []].flat();
+    const name = field(form, 'name').trim();
+    const refuse = async (message: string) =>
+      send(reply, keysPage(page, await listApiKeys(db, viewer.current.workspace_id), message), 422);
+    if (environment !== 'sandbox' && environment !== 'live') {
+      return refuse('Choose the sandbox or the live environment.');
+    }
+    if (scopes.length === 0) return refuse('Choose at least one scope.');
+    if (name.length > 200) return refuse('A name has at most 200 characters.');
+    try {
+      const key = await createApiKey(db, deps, {
+        workspaceId: viewer.current.workspace_id,
+        environment: environment as EnvironmentName,
+        scopes,
+        ...(name ? { name } : {}),
+      });
+      return send(reply, keyCreatedPage({ ...page, title: 'Your new API key' }, key), 201);
+    } catch (error) {
+      if (error instanceof AccountsError) return refuse(error.message);
+      throw error;
+    }
+  });
+
+  /** The key of the viewer's workspace that an owner may revoke, or a page saying why not. */
+  async function revocableKey(request: FastifyRequest, reply: FastifyReply, workspaceId: string) {
+    const viewer = await viewerOf(request, workspaceId);
+    if (!viewer) return { refused: noWorkspace(reply) };
+    const keyId = (request.params as { id: string }).id;
+    const key = (await listApiKeys(db, viewer.current.workspace_id)).find((k) => k.id === keyId);
+    const page = { title: 'Revoke a key', csrfToken: csrfToken(reply), viewer };
+    if (!key) {
+      return {
+        refused: send(
+          reply,
+          errorPage(page, 'No such key', 'This workspace has no such key.'),
+          404,
+        ),
+      };
+    }
+    if (viewer.current.role !== 'owner') {
+      return {
+        refused: send(
+          reply,
+          errorPage(page, 'Only owners revoke keys', 'Ask an owner of the workspace to revoke it.'),
+          403,
+        ),
+      };
+    }
+    return { key, page };
+  }
+
+  app.get(
+    '/keys/:id/revoke',
+    { ...guarded, schema: { querystring: WORKSPACE_QUERY } },
+    async (request, reply) => {
+      const found = await revocableKey(
+        request,
+        reply,
+        (request.query as { workspace?: string }).workspace ?? '',
+      );
+      if (!found.key) return found.refused;
+      return send(reply, revokeConfirmPage(found.page, found.key));
+    },
+  );
+
+  app.post('/keys/:id/revoke', guardedWrite, async (request, reply) => {
+    const workspaceId = field(request.body as Form | undefined, 'workspace');
+    const found = await revocableKey(request, reply, workspaceId);
+    if (!found.key) return found.refused;
+    await revokeApiKey(db, deps, found.key.id);
+    return reply.redirect(`/dashboard/keys?workspace=${encodeURIComponent(workspaceId)}`, 303);
+  });
+};

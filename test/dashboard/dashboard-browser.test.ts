@@ -1,0 +1,241 @@
+import { mkdirSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
+import { addUserToWorkspace, SESSION_IDLE_MS } from '../../src/modules/users/users.service.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { BROWSER_AVAILABLE, CHROMIUM_PATH, launchBrowser } from '../helpers/browser.js';
+import { DIALECTS } from '../helpers/databases.js';
+
+if (!BROWSER_AVAILABLE) console.log(`Browser tests skipped: no Chromium at ${CHROMIUM_PATH}.`);
+
+/** Where the screenshots of every page go, for a reviewer (not committed). */
+export const SCREENSHOTS = 'test-output/screenshots';
+const WIDTHS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+];
+
+describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)('the dashboard in Chromium [%s]', (dialect) => {
+  let t: TestApp;
+  let browser: Browser;
+  let origin: string;
+  let password: string;
+  let workspaceId: string;
+  const email = 'owner@example.com';
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    t = await startTestApp({ dialect });
+    origin = new URL(t.baseUrl).origin;
+    const deps = { clock: t.clock, newId: t.newId };
+    workspaceId = (await createWorkspace(t.database.db, deps, { name: 'Acme payables' })).id;
+    const added = await addUserToWorkspace(t.database.db, deps, {
+      email,
+      workspaceId,
+      role: 'owner',
+    });
+    password = added.password as string;
+    // A second workspace, so that the switcher is shown.
+    const second = await createWorkspace(t.database.db, deps, { name: 'Acme sandbox lab' });
+    await addUserToWorkspace(t.database.db, deps, { email, workspaceId: second.id });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function signIn(context: BrowserContext, as = { email, password }): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(`${origin}/dashboard/sign-in`);
+    await page.getByLabel('Email address').fill(as.email);
+    await page.getByLabel('Password').fill(as.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForLoadState();
+    return page;
+  }
+
+  /** No serious or critical axe violations, and a screenshot at each width. */
+  async function checkPage(page: Page, name: string): Promise<void> {
+    for (const size of WIDTHS) {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      const results = await new AxeBuilder({ page }).analyze();
+      const grave = results.violations.filter(
+        (v) => v.impact === 'serious' || v.impact === 'critical',
+      );
+      expect(
+        grave.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        `${name} at ${size.name}`,
+      ).toEqual([]);
+      await page.screenshot({
+        path: `${SCREENSHOTS}/dashboard-${dialect}-${name}-${size.name}.png`,
+        fullPage: true,
+      });
+    }
+  }
+
+  it('a signed-out visitor reaches no page: GETs go to sign-in, writes are refused', async () => {
+    for (const path of ['', '/', '/keys', `/keys/key_x/revoke?workspace=${workspaceId}`]) {
+      const response = await fetch(`${origin}/dashboard${path}`, { redirect: 'manual' });
+      expect(response.status, path).toBe(303);
+      expect(response.headers.get('location')).toBe('/dashboard/sign-in');
+    }
+    for (const path of ['/keys', '/keys/key_x/revoke']) {
+      const response = await fetch(`${origin}/dashboard${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `workspace=${workspaceId}&environment=sandbox&scopes=checks%3Aread`,
+      });
+      expect(response.status, path).toBe(401);
+    }
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${origin}/dashboard/keys`);
+    expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
+    await checkPage(page, 'sign-in');
+    await context.close();
+  });
+
+  it('a wrong password and an unknown email get the same error', async () => {
+    const context = await browser.newContext();
+    const wrong = await signIn(context, { email, password: `${password}x` });
+    const alert = () => wrong.getByRole('alert').innerText();
+    const wrongText = await alert();
+    expect(wrongText).toContain('The email address or password is not right.');
+    await checkPage(wrong, 'sign-in-error');
+    const unknown = await signIn(context, { email: 'nobody@example.com', password });
+    expect(await unknown.getByRole('alert').innerText()).toBe(wrongText);
+    expect(new URL(unknown.url()).pathname).toBe('/dashboard/sign-in');
+    await context.close();
+  });
+
+  it('creates a key shown once that works on the API, then revokes it and the API refuses it', async () => {
+    const context = await browser.newContext();
+    const page = await signIn(context);
+    expect(new URL(page.url()).pathname).toBe('/dashboard/keys');
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('API keys');
+    await checkPage(page, 'keys-empty');
+
+    await page.getByLabel('Name').fill('Billing service');
+    await page.getByLabel('usage:read').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.waitForLoadState();
+    const key = (await page.locator('#new-key').innerText()).trim();
+    expect(key).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
+    expect(await page.getByRole('note').innerText()).toContain('It will not be shown again');
+    await checkPage(page, 'key-created');
+
+    const usage = await fetch(`${t.baseUrl}/usage`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(usage.status).toBe(200);
+
+    // The list shows the key by name and prefix, never the key itself.
+    await page.getByRole('link', { name: 'Back to the API keys' }).click();
+    const row = page.locator('tr', { hasText: 'Billing service' });
+    expect(await row.innerText()).toContain(key.slice(0, 13));
+    expect(await page.content()).not.toContain(key);
+    await checkPage(page, 'keys');
+
+    await row.getByRole('link', { name: /Revoke/ }).click();
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toContain('Billing service');
+    await checkPage(page, 'revoke-confirm');
+    // Nothing is revoked before the confirmation.
+    const stillValid = await fetch(`${t.baseUrl}/usage`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(stillValid.status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke the key' }).click();
+    await page.waitForLoadState();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/keys');
+    expect(await page.locator('tr', { hasText: 'Billing service' }).innerText()).toContain(
+      'Revoked',
+    );
+    // The key verifier caches a verified key for up to 500 ms.
+    await expect
+      .poll(
+        async () =>
+          (await fetch(`${t.baseUrl}/usage`, { headers: { authorization: `Bearer ${key}` } }))
+            .status,
+        { timeout: 3000 },
+      )
+      .toBe(401);
+    await context.close();
+  });
+
+  it('the workspace switcher shows the other workspace', async () => {
+    const context = await browser.newContext();
+    const page = await signIn(context);
+    await page.getByLabel('Workspace').selectOption({ label: 'Acme sandbox lab' });
+    await page.getByRole('button', { name: 'Switch' }).click();
+    await page.waitForLoadState();
+    expect(await page.locator('main').innerText()).toContain('Acme sandbox lab');
+    expect(await page.locator('header').innerText()).toContain('(member)');
+    await context.close();
+  });
+
+  it('a form posted without its CSRF token, or with a wrong one, is refused', async () => {
+    const context = await browser.newContext();
+    const page = await signIn(context);
+    const form = { workspace: workspaceId, environment: 'sandbox', scopes: 'checks:read' };
+    const without = await context.request.post(`${origin}/dashboard/keys`, {
+      form,
+      maxRedirects: 0,
+    });
+    expect(without.status()).toBe(403);
+    const wrong = await context.request.post(`${origin}/dashboard/keys`, {
+      form: { ...form, _csrf: 'forged' },
+      maxRedirects: 0,
+    });
+    expect(wrong.status()).toBe(403);
+    // The same form with its token goes through, so the refusals were the token's doing.
+    const token = await page
+      .locator('form[action="/dashboard/keys"] input[name=_csrf]')
+      .inputValue();
+    const withToken = await context.request.post(`${origin}/dashboard/keys`, {
+      form: { ...form, _csrf: token },
+    });
+    expect(withToken.status()).toBe(201);
+    await page.setContent(await without.text());
+    await checkPage(page, 'csrf-refused');
+    await context.close();
+  });
+
+  it('a signed-out or expired session reaches no page', async () => {
+    const context = await browser.newContext();
+    const page = await signIn(context);
+    const [session] = (await context.cookies()).filter((c) => c.name === 'fw_session');
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe('Lax');
+    expect(session?.path).toBe('/dashboard');
+    expect(session?.secure).toBe(false); // plain http here; see the https test
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForLoadState();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
+
+    // The old cookie, replayed after sign-out, is worthless: the session is revoked server-side.
+    const replay = await fetch(`${origin}/dashboard/keys`, {
+      headers: { cookie: `fw_session=${session?.value}` },
+      redirect: 'manual',
+    });
+    expect(replay.status).toBe(303);
+    expect(replay.headers.get('location')).toBe('/dashboard/sign-in');
+
+    // Another person: sign-in attempts per email are rate limited (5 at once).
+    const { user, password: idlePassword } = await addUserToWorkspace(
+      t.database.db,
+      { clock: t.clock, newId: t.newId },
+      { email: 'idle@example.com', workspaceId },
+    );
+    const idle = await browser.newContext();
+    const idlePage = await signIn(idle, { email: user.email, password: idlePassword as string });
+    expect(new URL(idlePage.url()).pathname).toBe('/dashboard/keys');
+    t.clock.advance(SESSION_IDLE_MS + 1000);
+    await idlePage.goto(`${origin}/dashboard/keys`);
+    expect(new URL(idlePage.url()).pathname).toBe('/dashboard/sign-in');
+    await idle.close();
+    await context.close();
+  });
+});
