@@ -27,6 +27,8 @@ import {
 import { ASSETS } from './assets.js';
 import type { Html } from './html.js';
 import { errorPage, type Viewer } from './layout.js';
+import type { DashboardPageContext } from './pages/context.js';
+import { PAGE_MODULES } from './pages/index.js';
 import { mayAttemptSignIn, SIGN_IN_LIMITS } from './sign-in-limits.js';
 import { keyCreatedPage, keysPage, revokeConfirmPage, signInPage } from './views.js';
 
@@ -340,4 +342,17 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     await revokeApiKey(db, deps, found.key.id);
     return reply.redirect(`/dashboard/keys?workspace=${encodeURIComponent(workspaceId)}`, 303);
   });
+
+  // The other areas' pages (src/dashboard/pages/), with this plugin's guard, viewer and CSRF.
+  const pages: DashboardPageContext = {
+    db,
+    deps,
+    guarded,
+    guardedWrite,
+    viewerOf,
+    csrfToken,
+    send,
+    noWorkspace,
+  };
+  for (const register of PAGE_MODULES) register(app, pages);
 };

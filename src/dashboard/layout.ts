@@ -14,7 +14,11 @@ export interface PageContext {
 }
 
 /** The navigation; later pages (usage, playground, monitors, events) add themselves here. */
-const NAV = [{ href: '/dashboard/keys', label: 'API keys' }];
+const NAV = [
+  { href: '/dashboard/keys', label: 'API keys' },
+  { href: '/dashboard/monitors', label: 'Monitors' },
+  { href: '/dashboard/events', label: 'Events' },
+];
 
 export function withWorkspace(path: string, viewer: Viewer): string {
   return `${path}?workspace=${encodeURIComponent(viewer.current.workspace_id)}`;
