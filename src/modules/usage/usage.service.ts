@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, EnvironmentName, UsageSource } from '../../db/schema.js';
+import type { CreditLedgerTable, Database, EnvironmentName, UsageSource } from '../../db/schema.js';
 import { HttpProblem } from '../../http/problems.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
@@ -11,6 +11,8 @@ import {
   findBilling,
   insertLedgerEntry,
   insertUsageEvent,
+  listDailyUsage,
+  listLedgerEntries,
   listUsageTotals,
   setPaidAccess,
   sumLedger,
@@ -173,6 +175,58 @@ export async function summarizeUsage(
     })),
     as_of: toTimestamp(now),
   };
+}
+
+export interface DailyUsage {
+  /** The UTC day, YYYY-MM-DD. */
+  date: string;
+  requests: number;
+  billable_units: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Requests and billable units of each UTC day of the current period, from its first day to today,
+ * counted from the usage events; a day without usage is there with zeros, so a chart of it has no
+ * gaps. (The running totals have no day, so this is the one read that scans a month's events.)
+ */
+export async function dailyUsage(
+  db: Kysely<Database>,
+  deps: Pick<UsageDeps, 'clock'>,
+  workspaceId: string,
+  environment: EnvironmentName,
+): Promise<{ period: { start: string; end: string }; days: DailyUsage[] }> {
+  const now = deps.clock.now();
+  const period = usagePeriod(now);
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const rows = await listDailyUsage(
+    db,
+    workspaceId,
+    environment,
+    toTimestamp(period.start),
+    toTimestamp(new Date(today + DAY_MS)),
+  );
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  const days: DailyUsage[] = [];
+  for (let day = period.start.getTime(); day <= today; day += DAY_MS) {
+    const date = toTimestamp(new Date(day)).slice(0, 10);
+    const row = byDay.get(date);
+    days.push({ date, requests: row?.requests ?? 0, billable_units: row?.billable_units ?? 0 });
+  }
+  return {
+    period: { start: toTimestamp(period.start), end: toTimestamp(period.end) },
+    days,
+  };
+}
+
+/** The newest credit ledger entries of a workspace (grants and debits), newest first. */
+export async function recentLedger(
+  db: Kysely<Database>,
+  workspaceId: string,
+  limit = 20,
+): Promise<CreditLedgerTable[]> {
+  return listLedgerEntries(db, workspaceId, limit);
 }
 
 /** Operator actions (CLI). */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type {
   CreditLedgerTable,
@@ -152,5 +152,56 @@ export async function listUsageTotals(
     .where('period', '=', period)
     .orderBy('source')
     .orderBy('operation')
+    .execute();
+}
+
+/**
+ * Requests and billable units per UTC day in [from, to). Timestamps are ISO-8601 UTC text on both
+ * dialects, so the day is the text's first ten characters: no date functions that differ between
+ * SQLite and PostgreSQL, and the (workspace, environment, created_at) index bounds the scan.
+ */
+export async function listDailyUsage(
+  db: Kysely<Database>,
+  workspaceId: string,
+  environment: EnvironmentName,
+  from: string,
+  to: string,
+): Promise<Array<{ day: string; requests: number; billable_units: number }>> {
+  const day = sql<string>`substr(created_at, 1, 10)`;
+  const rows = await db
+    .selectFrom('usage_events')
+    .select((eb) => [
+      day.as('day'),
+      eb.fn.countAll<number | string>().as('requests'),
+      eb.fn.sum<number | string>('billable_units').as('billable_units'),
+    ])
+    .where('workspace_id', '=', workspaceId)
+    .where('environment', '=', environment)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .groupBy(day)
+    .orderBy(day)
+    .execute();
+  // PostgreSQL answers count and sum as bigint text.
+  return rows.map((r) => ({
+    day: r.day,
+    requests: Number(r.requests),
+    billable_units: Number(r.billable_units),
+  }));
+}
+
+/** The newest ledger entries of a workspace (grants and debits), newest first. */
+export async function listLedgerEntries(
+  db: Kysely<Database>,
+  workspaceId: string,
+  limit: number,
+): Promise<CreditLedgerTable[]> {
+  return db
+    .selectFrom('credit_ledger')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
     .execute();
 }
