@@ -32,15 +32,30 @@ export const FORMAT_RULES: readonly FormatRule[] = [
     : a.countryCode.localeCompare(b.countryCode),
 );
 
-const BY_KEY = new Map(
-  FORMAT_RULES.map((rule) => [`${rule.countryCode}:${rule.identifierType}`, rule]),
-);
+// Rules by country, then type: a check looks its rule up without building a key. Plain objects
+// without a prototype, so that no inherited name is ever taken for a country.
+const BY_COUNTRY: Record<string, Partial<Record<IdentifierType, FormatRule>> | undefined> =
+  Object.create(null);
+for (const rule of FORMAT_RULES) {
+  const types = BY_COUNTRY[rule.countryCode] ?? Object.create(null);
+  types[rule.identifierType] = rule;
+  BY_COUNTRY[rule.countryCode] = types;
+}
+
+const isUpperAscii = (text: string) => {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 65 || c > 90) return false;
+  }
+  return true;
+};
 
 export function findFormatRule(
   countryCode: string,
   identifierType: IdentifierType,
 ): FormatRule | undefined {
-  return BY_KEY.get(`${countryCode.toUpperCase()}:${identifierType}`);
+  const types = BY_COUNTRY[isUpperAscii(countryCode) ? countryCode : countryCode.toUpperCase()];
+  return types?.[identifierType];
 }
 
 /**

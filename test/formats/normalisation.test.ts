@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IdentifierType } from '../../src/formats/format-rule.js';
+import { cleanIdentifier, type IdentifierType } from '../../src/formats/format-rule.js';
 import { checkFormat, FORMAT_RULES } from '../../src/formats/registry.js';
 
 // Real numbers: DE136695976, EL094259216, GB/XI 980 7806 84, CHE-107.787.577, NO 995 525 828 and
@@ -162,5 +162,42 @@ describe('published rule examples', () => {
     const rule = FORMAT_RULES.find((r) => `${r.countryCode}:${r.identifierType}` === key);
     expect(rule?.check(example)).toEqual({ status: 'valid', normalized: example });
     if (rule?.pattern) expect(example).toMatch(new RegExp(rule.pattern));
+  });
+});
+
+describe('cleanIdentifier', () => {
+  // The definition the fast ASCII path must agree with: NFKC, upper case, separators removed.
+  const reference = (input: string) =>
+    input
+      .normalize('NFKC')
+      .toUpperCase()
+      .replace(/[\s.,:\u002D\u2010-\u2015\u2212/]/g, '');
+
+  it('agrees with its definition for every ASCII character, alone and inside a number', () => {
+    for (let code = 0; code < 128; code++) {
+      const c = String.fromCharCode(code);
+      for (const input of [c, `DE${c}136`, `de 1${c}`, `AB12${c}`]) {
+        expect(cleanIdentifier(input), JSON.stringify(input)).toBe(reference(input));
+      }
+    }
+  });
+
+  it('agrees with its definition when the input is not ASCII', () => {
+    for (const input of [
+      'de\u00a0136\u2009695',
+      'straße 1',
+      '\uff24\uff25\uff11',
+      'DE 1\u20132',
+      'ﬁ 12', // the fi ligature folds to FI
+      'é1',
+      '1\u2212 2',
+    ]) {
+      expect(cleanIdentifier(input), JSON.stringify(input)).toBe(reference(input));
+    }
+  });
+
+  it('returns a clean number unchanged', () => {
+    expect(cleanIdentifier('DE136695976')).toBe('DE136695976');
+    expect(cleanIdentifier('')).toBe('');
   });
 });

@@ -21,6 +21,7 @@ const digitsAt = (value: string, from: number, to: number) =>
  * first digit; stdnum-js includes it and rejects real numbers such as CZ 640903926.
  */
 export const czechDic: StdnumValidator = {
+  stdnum: 'CZ.dic',
   validate(input) {
     const value = input.startsWith('CZ') ? input.slice(2) : input;
     if (/^6[0-9]{8}$/.test(value)) {
@@ -40,6 +41,7 @@ export const czechDic: StdnumValidator = {
  * numbers such as SK 1078449064.
  */
 export const slovakDph: StdnumValidator = {
+  stdnum: 'SK.dph',
   validate(input) {
     const value = input.startsWith('SK') ? input.slice(2) : input;
     if (!/^[0-9]+$/.test(value)) return fail('InvalidFormat');
@@ -87,6 +89,7 @@ function isValidEgn(value: string): boolean {
  * (accepting BG 1037735942, which has a wrong check digit).
  */
 export const bulgarianVat: StdnumValidator = {
+  stdnum: 'BG.vat',
   validate(input) {
     const value = input.startsWith('BG') ? input.slice(2) : input;
     if (!/^[0-9]+$/.test(value)) return fail('InvalidFormat');
@@ -115,6 +118,7 @@ export const bulgarianVat: StdnumValidator = {
 
 /** Dutch btw-id: branch number B00 does not exist; stdnum-js accepts it. */
 export const dutchBtw: StdnumValidator = {
+  stdnum: 'NL.btw',
   validate(input) {
     const value = input.startsWith('NL') ? input.slice(2) : input;
     if (/B00$/.test(value)) return fail('InvalidComponent');
@@ -127,6 +131,7 @@ export const dutchBtw: StdnumValidator = {
  * authorities (HA); stdnum-js accepts any two characters and three digits (ZZ100, 12345).
  */
 export const ukVat: StdnumValidator = {
+  stdnum: 'GB.vat',
   validate(input) {
     const value = input.startsWith('GB') ? input.slice(2) : input;
     if (value.length === 5 && !/^(GD|HA)[0-9]{3}$/.test(value)) return fail('InvalidComponent');

@@ -2,8 +2,10 @@ import type { FormatRule } from '../format-rule.js';
 import { type StdnumValidator, stdnumRule, validatorOf } from './stdnum-rule.js';
 
 // The Swiss UID validator expects its CHE prefix; the rule strips it first.
+const stdnumSwissUid = validatorOf('CH', 'uid');
 const swissUid: StdnumValidator = {
-  validate: (body) => validatorOf('CH', 'uid').validate(`CHE${body}`),
+  stdnum: 'CH.uid',
+  validate: (body) => stdnumSwissUid.validate(`CHE${body}`),
 };
 
 const source = (authority: string) => `${authority}; check-digit algorithm via stdnum`;

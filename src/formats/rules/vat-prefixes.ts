@@ -2,7 +2,7 @@
  * VAT number prefixes and the countries they belong to (EU member states as in VIES, where
  * Greece is EL; Northern Ireland XI is part of GB; Switzerland CHE; Norway NO).
  */
-const VAT_PREFIXES: Record<string, { countryCode: string; country: string }> = {
+const VAT_PREFIXES: Record<string, { countryCode: string; country: string } | undefined> = {
   AT: { countryCode: 'AT', country: 'Austria' },
   BE: { countryCode: 'BE', country: 'Belgium' },
   BG: { countryCode: 'BG', country: 'Bulgaria' },
@@ -37,19 +37,29 @@ const VAT_PREFIXES: Record<string, { countryCode: string; country: string }> = {
   NO: { countryCode: 'NO', country: 'Norway' },
 };
 
-const BY_LENGTH = Object.keys(VAT_PREFIXES).sort((a, b) => b.length - a.length);
+// Prefix lengths, longest first (CHE before CH...): a number is matched against the longest.
+const LENGTHS = [...new Set(Object.keys(VAT_PREFIXES).map((p) => p.length))].sort((a, b) => b - a);
+
+const isDigitAt = (value: string, index: number) => {
+  const c = value.charCodeAt(index);
+  return c >= 48 && c <= 57;
+};
 
 /**
  * The prefix a number starts with when that prefix belongs to another country: `FR...` checked as
  * a German number is a wrong-country mistake, worth saying so rather than "wrong characters".
+ * A prefix counts only when a digit follows it (`NL...` is a prefix, `NLB...` is not).
  */
 export function foreignVatPrefix(
   value: string,
   countryCode: string,
 ): { prefix: string; country: string } | undefined {
-  const prefix = BY_LENGTH.find((p) => value.startsWith(p) && /[0-9]/.test(value.charAt(p.length)));
-  if (!prefix) return undefined;
-  const owner = VAT_PREFIXES[prefix];
-  if (!owner || owner.countryCode === countryCode) return undefined;
-  return { prefix, country: owner.country };
+  for (const length of LENGTHS) {
+    if (!isDigitAt(value, length)) continue;
+    const prefix = value.slice(0, length);
+    const owner = VAT_PREFIXES[prefix];
+    if (!owner) continue;
+    return owner.countryCode === countryCode ? undefined : { prefix, country: owner.country };
+  }
+  return undefined;
 }
