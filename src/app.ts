@@ -57,6 +57,8 @@ import {
   MonitorUpdateResponseSchema,
   WebhookEnvelopeSchema,
 } from './modules/monitors/monitors.schemas.js';
+import { createAccessTokenVerifier } from './modules/oauth/access-token-verifier.js';
+import { oauthRoutes } from './modules/oauth/oauth.routes.js';
 import { usageRoutes } from './modules/usage/usage.routes.js';
 import { UsageSummarySchema } from './modules/usage/usage.schemas.js';
 
@@ -159,7 +161,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerProblemHandling(app, urls.documentation, deps.newId);
   const dispatchHeaders = registerChannels(app);
   registerRateLimit(app, deps.rateLimit.store, deps.rateLimit.policies);
-  registerAuth(app, createKeyVerifier(db, { cacheTtlMs: deps.keyCacheTtlMs }));
+  registerAuth(
+    app,
+    createKeyVerifier(db, { cacheTtlMs: deps.keyCacheTtlMs }),
+    createAccessTokenVerifier(db, { clock: deps.clock, cacheTtlMs: deps.keyCacheTtlMs }),
+  );
   registerIdempotency(app, deps.database, deps.clock);
   await registerOpenApi(app);
   // The MCP tools are the operations registered below.
@@ -202,6 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicBaseUrl: deps.publicBaseUrl,
     rateLimitStore: deps.rateLimit.store,
   });
+  await app.register(oauthRoutes);
   await app.register(mcpRoutes, {
     urls,
     definitions: () => operations.definitions(sharedSchemas),

@@ -261,6 +261,61 @@ export interface DashboardSessionsTable {
   revoked_at: string | null;
 }
 
+/** An MCP client registered by dynamic client registration (a public client, no secret). */
+export interface OAuthClientsTable {
+  id: string;
+  name: string;
+  /** JSON array of exact redirect URIs. */
+  redirect_uris: string;
+  created_at: string;
+}
+
+export interface OAuthAuthorizationCodesTable {
+  /** SHA-256 (hex) of the code; the code itself is never stored. */
+  code_hash: string;
+  client_id: string;
+  user_id: string;
+  workspace_id: string;
+  environment: EnvironmentName;
+  /** Space-separated scope names. */
+  scopes: string;
+  redirect_uri: string;
+  /** S256 challenge (base64url of the verifier's SHA-256). */
+  code_challenge: string;
+  resource: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  /** The grant the code was exchanged for. */
+  grant_id: string | null;
+}
+
+export interface OAuthGrantsTable {
+  id: string;
+  client_id: string;
+  user_id: string;
+  workspace_id: string;
+  environment: EnvironmentName;
+  scopes: string;
+  resource: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export type OAuthTokenKind = 'access' | 'refresh';
+
+export interface OAuthTokensTable {
+  /** SHA-256 (hex) of the token. */
+  token_hash: string;
+  grant_id: string;
+  kind: OAuthTokenKind;
+  created_at: string;
+  expires_at: string;
+  /** Set when a refresh token has been exchanged (rotation). */
+  retired_at: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -281,6 +336,10 @@ export interface Database {
   users: UsersTable;
   workspace_members: WorkspaceMembersTable;
   dashboard_sessions: DashboardSessionsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_authorization_codes: OAuthAuthorizationCodesTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_tokens: OAuthTokensTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
@@ -295,3 +354,7 @@ export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type DashboardSessionRow = Selectable<DashboardSessionsTable>;
+export type OAuthClientRow = Selectable<OAuthClientsTable>;
+export type OAuthAuthorizationCodeRow = Selectable<OAuthAuthorizationCodesTable>;
+export type OAuthGrantRow = Selectable<OAuthGrantsTable>;
+export type OAuthTokenRow = Selectable<OAuthTokensTable>;

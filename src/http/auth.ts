@@ -3,6 +3,7 @@ import { containsApiKey } from '../lib/redact.js';
 import { environmentOfKey } from '../modules/accounts/api-key-secret.js';
 import type { KeyVerifier, Principal } from '../modules/accounts/key-verifier.js';
 import type { Scope } from '../modules/accounts/scopes.js';
+import { isAccessToken } from '../modules/oauth/access-token-verifier.js';
 import { HttpProblem } from './problems.js';
 
 declare module 'fastify' {
@@ -66,8 +67,16 @@ function unauthorized(detail: string, error?: string): HttpProblem {
   });
 }
 
-/** Resolves the principal of a request's key, or throws the 401 it deserves. */
-async function authenticate(request: FastifyRequest, verifier: KeyVerifier): Promise<Principal> {
+/**
+ * Resolves the principal of a request's key (or OAuth access token), or throws the 401 it
+ * deserves. Access tokens are accepted only by `/mcp` (`anyScope`) and the operations its tools
+ * run in-process: a token is what a user granted an MCP client, not a key for the REST API.
+ */
+async function authenticate(
+  request: FastifyRequest,
+  verifier: KeyVerifier,
+  accessTokens: KeyVerifier | undefined,
+): Promise<Principal> {
   const headers = authorizationHeaderCount(request);
   if (headers > 1) {
     throw unauthorized(
@@ -78,6 +87,19 @@ async function authenticate(request: FastifyRequest, verifier: KeyVerifier): Pro
   const token = bearerToken(request);
   if (token === undefined) {
     throw unauthorized('Send an API key in the header Authorization: Bearer <key>.');
+  }
+  if (accessTokens && isAccessToken(token)) {
+    if (request.routeOptions.config.anyScope !== true && !request.dispatched) {
+      throw unauthorized(
+        'OAuth access tokens work only on the MCP endpoint (/mcp); the REST API takes an API key.',
+        'invalid_token',
+      );
+    }
+    const principal = await accessTokens.verify(token);
+    if (!principal) {
+      throw unauthorized('The access token has expired or has been revoked.', 'invalid_token');
+    }
+    return principal;
   }
   if (environmentOfKey(token) === undefined) {
     throw unauthorized(
@@ -96,7 +118,11 @@ async function authenticate(request: FastifyRequest, verifier: KeyVerifier): Pro
  * required) or `config.public` (no key needed). A route that declares neither is refused at
  * start-up, so no endpoint can be left open by omission.
  */
-export function registerAuth(app: FastifyInstance, verifier: KeyVerifier): void {
+export function registerAuth(
+  app: FastifyInstance,
+  verifier: KeyVerifier,
+  accessTokens?: KeyVerifier,
+): void {
   app.decorateRequest('principal', undefined);
 
   app.addHook('onRoute', (route) => {
@@ -131,7 +157,8 @@ export function registerAuth(app: FastifyInstance, verifier: KeyVerifier): void 
       return;
     }
     if (!needsKey(request.routeOptions.config)) return; // no route matched: 404/405 answer
-    const principal = request.dispatchedPrincipal ?? (await authenticate(request, verifier));
+    const principal =
+      request.dispatchedPrincipal ?? (await authenticate(request, verifier, accessTokens));
     if (scope && !principal.scopes.includes(scope)) {
       throw new HttpProblem('insufficient_scope', {
         detail: `This operation needs the scope ${scope}; the key has ${principal.scopes.join(', ')}.`,

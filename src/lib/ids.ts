@@ -16,7 +16,9 @@ export type IdPrefix =
   | 'usg'
   | 'dlv'
   | 'crd'
-  | 'usr';
+  | 'usr'
+  | 'oac'
+  | 'oag';
 
 export type IdGenerator = (prefix: IdPrefix) => string;
 

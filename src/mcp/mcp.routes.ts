@@ -94,6 +94,7 @@ export const mcpRoutes: FastifyPluginAsync<{
     resource_documentation: urls.documentation(),
     bearer_methods_supported: ['header'],
     scopes_supported: ALL_SCOPES,
+    authorization_servers: [urls.mcp().replace(/\/mcp$/, '')],
   });
   for (const path of [
     '/.well-known/oauth-protected-resource',

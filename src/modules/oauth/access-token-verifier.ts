@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import type { KeyVerifier, Principal } from '../accounts/key-verifier.js';
+import { secretHash } from './oauth.service.js';
+import { ACCESS_TOKEN_PREFIX, verifyAccessToken } from './oauth-tokens.service.js';
+
+/** Whether a bearer token is an OAuth access token (rather than an API key). */
+export function isAccessToken(token: string): boolean {
+  return token.startsWith(ACCESS_TOKEN_PREFIX);
+}
+
+/**
+ * Verifies OAuth access tokens with the same short per-process cache as API keys (and the same
+ * TTL), so a revocation from the dashboard takes effect on every node within it; a cached token
+ * still stops at its own expiry.
+ */
+export function createAccessTokenVerifier(
+  db: Kysely<Database>,
+  options: { clock: Clock; cacheTtlMs?: number; maxCached?: number; now?: () => number },
+): KeyVerifier {
+  const ttl = options.cacheTtlMs ?? 500;
+  const max = options.maxCached ?? 10_000;
+  const now = options.now ?? (() => performance.now());
+  const cache = new Map<string, { principal: Principal | undefined; until: number; end: Date }>();
+
+  return {
+    async verify(token) {
+      // Keyed by hash, as the key verifier does: no token sits in the heap longer than a request.
+      const hash = secretHash(token);
+      const hit = cache.get(hash);
+      if (hit && hit.until > now()) {
+        return options.clock.now() < hit.end ? hit.principal : undefined;
+      }
+      const verified = await verifyAccessToken(db, options, token);
+      cache.delete(hash);
+      cache.set(hash, {
+        principal: verified?.principal,
+        until: now() + ttl,
+        end: verified?.expiresAt ?? new Date(0),
+      });
+      while (cache.size > max) cache.delete(cache.keys().next().value as string);
+      return verified?.principal;
+    },
+  };
+}
