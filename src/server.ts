@@ -15,6 +15,7 @@ import { createIdGenerator } from './lib/ids.js';
 import { createLogger } from './lib/logger.js';
 import { connectRedisBuckets, memoryTokenBuckets } from './lib/token-bucket.js';
 import { createStarterWorkspace } from './modules/accounts/accounts.service.js';
+import { addUserToWorkspace } from './modules/users/users.service.js';
 import { createLiveSource, type LiveSource } from './sources/live-sources.js';
 import { sandboxSource } from './sources/sandbox/sandbox-source.js';
 import { type BackgroundWorkOptions, startBackgroundWork } from './worker.js';
@@ -22,7 +23,12 @@ import { type BackgroundWorkOptions, startBackgroundWork } from './worker.js';
 export interface StarterWorkspace {
   workspace_id: string;
   key: string;
+  /** The starter workspace's owner in the dashboard; the password is shown only now. */
+  dashboard: { email: string; password: string; sign_in_url: string };
 }
+
+/** The account the first start creates for the starter workspace (docs/dashboard.md). */
+export const STARTER_USER_EMAIL = 'admin@localhost';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -75,6 +81,13 @@ export async function startServer(
       database.dialect === 'sqlite'
         ? await createStarterWorkspace(database.db, { clock, newId })
         : undefined;
+    const starterUser =
+      starter &&
+      (await addUserToWorkspace(
+        database.db,
+        { clock, newId },
+        { email: STARTER_USER_EMAIL, workspaceId: starter.workspace.id, role: 'owner' },
+      ));
 
     // Upstream budgets share the rate limits' store: Redis when configured, so every node stays
     // inside one key's limit together.
@@ -117,7 +130,15 @@ export async function startServer(
       database,
       baseUrl,
       listeningOn: listeningUrl(config.host, port),
-      starter: starter && { workspace_id: starter.workspace.id, key: starter.key.key },
+      starter: starter && {
+        workspace_id: starter.workspace.id,
+        key: starter.key.key,
+        dashboard: {
+          email: STARTER_USER_EMAIL,
+          password: starterUser?.password ?? '',
+          sign_in_url: `${baseUrl.replace(/\/v1$/, '')}/dashboard`,
+        },
+      },
       async close() {
         stopIdempotencyPurge();
         stopSnapshotRetention();

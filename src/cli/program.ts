@@ -5,17 +5,20 @@ import { MigrationError, migrateToLatest } from '../db/migrate.js';
 import { HttpProblem } from '../http/problems.js';
 import { DEFAULT_SERVICE_URL, runStdioBridge } from '../mcp/stdio-bridge.js';
 import { AccountsError } from '../modules/accounts/accounts.service.js';
+import { UsersError } from '../modules/users/users.service.js';
 import { closeOnSignals, type StarterWorkspace, startServer } from '../server.js';
 import { startWorker } from '../worker.js';
 import { addAccountsCommands } from './accounts-commands.js';
 import { addBillingCommands } from './billing-commands.js';
 import { addEventsCommands } from './events-commands.js';
 import { type CommandOutput, jsonOption, printError, printResult } from './output.js';
+import { addUsersCommands } from './users-commands.js';
 
 function describeFailure(error: unknown): { code: string; message: string } {
   if (error instanceof ConfigError) return { code: 'invalid_config', message: error.message };
   if (error instanceof MigrationError) return { code: 'migration_failed', message: error.message };
   if (error instanceof AccountsError) return { code: error.code, message: error.message };
+  if (error instanceof UsersError) return { code: error.code, message: error.message };
   if (error instanceof HttpProblem) return { code: error.code, message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'failed', message };
@@ -40,7 +43,7 @@ export const CLI_INVOCATION = 'npx firmwatch';
  * and it cannot be shown again (only its hash is stored).
  */
 function starterBanner(starter: StarterWorkspace, baseUrl: string): string {
-  const { workspace_id, key } = starter;
+  const { workspace_id, key, dashboard } = starter;
   const rule = '='.repeat(78);
   return [
     '',
@@ -53,6 +56,9 @@ function starterBanner(starter: StarterWorkspace, baseUrl: string): string {
     `  Try:  curl -H "Authorization: Bearer ${key}" ${baseUrl}/`,
     `  Lost it? ${CLI_INVOCATION} workspace list, then`,
     `           ${CLI_INVOCATION} key create --workspace ${workspace_id} --environment sandbox`,
+    '',
+    `  Dashboard: sign in at ${dashboard.sign_in_url}`,
+    `    email ${dashboard.email}, password ${dashboard.password} (also shown only now)`,
     rule,
     '',
     '',
@@ -177,6 +183,7 @@ export function buildCli(json: boolean): Command {
   addAccountsCommands(program, run);
   addBillingCommands(program, run);
   addEventsCommands(program, run);
+  addUsersCommands(program, run);
 
   return program;
 }

@@ -233,6 +233,8 @@ describe.concurrent('the starter workspace of serve', () => {
       expect(starter).toEqual({
         workspace_id: expect.stringMatching(/^ws_/),
         key: expect.stringMatching(/^svc_test_[A-Za-z0-9_-]{32}$/),
+        // The dashboard sign-in (test/dashboard/users-cli.test.ts).
+        dashboard: expect.objectContaining({ email: 'admin@localhost' }),
       });
       const response = await fetch(`${first.started.url}/`, {
         headers: { authorization: `Bearer ${starter?.key}` },

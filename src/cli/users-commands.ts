@@ -1,0 +1,52 @@
+import { type Command, Option } from 'commander';
+import { defaultPublicBaseUrl, loadConfig } from '../config.js';
+import { addUserToWorkspace } from '../modules/users/users.service.js';
+import { withDatabase } from './database-command.js';
+import { jsonOption, printResult, type RunCommand } from './output.js';
+
+/** Where people sign in, from the API's base URL: the dashboard is served beside /v1. */
+export function signInUrl(apiBaseUrl: string): string {
+  return `${apiBaseUrl.replace(/\/v1$/, '')}/dashboard`;
+}
+
+/** `firmwatch user ...`: dashboard accounts, provisioned by an operator. */
+export function addUsersCommands(program: Command, run: RunCommand): void {
+  const user = program.command('user').description('Manage dashboard accounts.');
+  user
+    .command('create')
+    .description(
+      'Give a person access to a workspace in the dashboard: creates the account with a generated password, printed once (never stored, only its argon2id hash), or adds an existing account to the workspace (its password is unchanged).',
+    )
+    .requiredOption('--email <email>', 'the email address they sign in with')
+    .requiredOption('--workspace <id>', 'the workspace they get access to')
+    .addOption(
+      new Option('--role <role>', 'owner (also revokes keys) or member')
+        .choices(['owner', 'member'])
+        .default('member'),
+    )
+    .addOption(jsonOption())
+    .action(async (options: { email: string; workspace: string; role: string; json?: boolean }) => {
+      const output = { json: options.json === true };
+      await run(output, async () => {
+        const config = loadConfig();
+        const added = await withDatabase((database, deps) =>
+          addUserToWorkspace(database.db, deps, {
+            email: options.email,
+            workspaceId: options.workspace,
+            role: options.role,
+          }),
+        );
+        const url = signInUrl(
+          config.publicBaseUrl ?? defaultPublicBaseUrl(config.host, config.port),
+        );
+        const text = [
+          `${added.password ? 'created user' : 'added existing user'} ${added.user.id} (${added.user.email}) as ${added.role} of ${added.workspace_id}`,
+          ...(added.password
+            ? [`password: ${added.password}`, 'This password is shown only now.']
+            : []),
+          `Sign in at ${url}`,
+        ].join('\n');
+        printResult(output, { ...added, password: added.password ?? null, sign_in_url: url }, text);
+      });
+    });
+}

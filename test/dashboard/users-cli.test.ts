@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDatabaseUrl } from '../../src/config.js';
+import { createDatabase } from '../../src/db/database.js';
+import { authenticate } from '../../src/modules/users/users.service.js';
+import { runCli, startServeProcess, stopServeProcess } from '../helpers/cli.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'firmwatch-users-cli-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Signs in over HTTP as a browser would (CSRF cookie and token first); the response status. */
+async function signIn(signInUrl: string, email: string, password: string): Promise<number> {
+  const form = await fetch(`${signInUrl}/sign-in`);
+  const cookie = (form.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
+  const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
+  const body = new URLSearchParams({ _csrf: token, email, password });
+  const response = await fetch(`${signInUrl}/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: body.toString(),
+  });
+  return response.status;
+}
+
+// Real processes, about a second of CPU each: the tests run concurrently.
+describe.concurrent('firmwatch user create, and the starter sign-in of serve', () => {
+  it('creates an account with a password printed once, then adds it to another workspace', async () => {
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'users.db')}`, PORT: '9999' };
+    const ws = async (name: string) =>
+      JSON.parse((await runCli(['workspace', 'create', '--name', name, '--json'], env)).stdout)
+        .id as string;
+    const first = await ws('Acme');
+    const second = await ws('Beta');
+
+    const created = await runCli(
+      [
+        'user',
+        'create',
+        '--email',
+        'Ada@Example.com',
+        '--workspace',
+        first,
+        '--role',
+        'owner',
+        '--json',
+      ],
+      env,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const account = JSON.parse(created.stdout);
+    expect(account).toEqual({
+      user: {
+        id: expect.stringMatching(/^usr_/),
+        email: 'ada@example.com',
+        created_at: expect.any(String),
+      },
+      workspace_id: first,
+      role: 'owner',
+      password: expect.stringMatching(/^[A-Za-z0-9_-]{20}$/),
+      sign_in_url: 'http://127.0.0.1:9999/dashboard',
+    });
+
+    const again = await runCli(
+      ['user', 'create', '--email', 'ada@example.com', '--workspace', second],
+      env,
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(
+      `added existing user ${account.user.id} (ada@example.com) as member of ${second}`,
+    );
+    expect(again.stdout).not.toContain('password');
+
+    // The printed password is the account's.
+    const database = createDatabase(parseDatabaseUrl(env.DATABASE_URL));
+    try {
+      const user = await authenticate(database.db, 'ada@example.com', account.password);
+      expect(user.id).toBe(account.user.id);
+    } finally {
+      await database.destroy();
+    }
+
+    const unknown = await runCli(
+      ['user', 'create', '--email', 'x@example.com', '--workspace', 'ws_none', '--json'],
+      env,
+    );
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stdout).error.code).toBe('workspace_not_found');
+    const role = await runCli(
+      ['user', 'create', '--email', 'x@example.com', '--workspace', first, '--role', 'admin'],
+      env,
+    );
+    expect(role.code).toBe(1);
+  });
+
+  it('the first start on an empty SQLite database prints a dashboard sign-in that works', async () => {
+    const server = await startServeProcess({ DATABASE_URL: `sqlite:${join(dir, 'starter.db')}` });
+    try {
+      const starter = (server.started as { starter?: { dashboard?: Record<string, string> } })
+        .starter?.dashboard;
+      expect(starter).toEqual({
+        email: 'admin@localhost',
+        password: expect.stringMatching(/^[A-Za-z0-9_-]{20}$/),
+        sign_in_url: `${server.started.url.replace(/\/v1$/, '')}/dashboard`,
+      });
+      const url = starter?.sign_in_url as string;
+      expect(await signIn(url, 'admin@localhost', `${starter?.password}x`)).toBe(401);
+      expect(await signIn(url, 'admin@localhost', starter?.password as string)).toBe(303);
+      // Never in the logs.
+      expect(server.stderr()).not.toContain(starter?.password);
+    } finally {
+      expect(await stopServeProcess(server)).toBe(0);
+    }
+  });
+});
