@@ -76,6 +76,21 @@ const js = (file: string) => `stdnum-js src/${file}.spec.ts`;
 // Companies House: 8 characters, digits zero-padded, or a 2-letter prefix and 6 digits.
 const CH_FORMAT = 'Companies House company number format';
 const IRS = 'IRS, "How EINs are assigned and valid EIN prefixes"';
+// FOD Economie (Belgian federal economy ministry), "Wat is het ondernemingsnummer en
+// vestigingseenheidsnummer?": enterprise numbers start with 0 or 1, establishment units 2 to 8;
+// its example is FOD Personeel en Organisatie 0353.456.320 with units 2.147.812.701 and .897.
+const KBO = 'FOD Economie, KBO: ondernemingsnummer en vestigingseenheidsnummer';
+const BE_DOCTEST = 'python-stdnum tests/test_be_vat.doctest';
+const LV_PVN = 'python-stdnum stdnum/lv/pvn.py doctest';
+// Population Register Law s. 5(4) (2017): new personal codes are 32 and random digits; the Law on
+// the Register of Natural Persons (2023) widened this to 3, then 2 to 9, then random digits.
+const LV_LAW = 'Latvian Population Register Law s. 5(4) as amended 2017 (32 + random digits)';
+const CZ_RC = 'python-stdnum stdnum/cz/rc.py doctest';
+const CZ_DIC = 'python-stdnum stdnum/cz/dic.py';
+const DE_HR_DOC = 'python-stdnum tests/test_de_handelsregisternummer.doctest';
+// SSA, "The Woolworth Wallet" (ssa.gov/history/ssn/misused.html): 078-05-1120, the most misused
+// SSN, and 219-09-9999, the number on a 1940s sample card.
+const SSA = 'SSA history: misused Social Security numbers';
 
 export const VECTORS: Record<string, RuleVectors> = {
   'AT:vat_number': {
@@ -125,12 +140,17 @@ export const VECTORS: Record<string, RuleVectors> = {
       v('BE 0402 918 402', 'BE0402918402', EU_VAT),
       v('BE 444.503.092', 'BE0444503092', `${EU_VAT}; 9-digit form gets a leading 0`),
       v('BE (0)468.561.072', 'BE0468561072', EU_VAT),
+      v('0353.456.320', 'BE0353456320', `${KBO}: FOD Personeel en Organisatie`),
     ],
     invalid: [
       x('BE 0406.139.583', EU_VAT_CHECK, 'checksum'),
       x('BE697449982', EU_VAT_CHECK, 'checksum'),
       x('BE 02A2.239.951', EU_VAT_FORMAT, 'characters'),
       x('BE0000000000', 'python-stdnum tests/test_be_vat.doctest (all zeros)'),
+      // Establishment unit numbers: their check passes, but they are not VAT numbers.
+      x('2.147.812.701', `${KBO}: establishment unit 1 of FOD P&O`, 'component'),
+      x('BE 2.147.812.897', `${KBO}: establishment unit 2 of FOD P&O`, 'component'),
+      x('BE2000021323', `${BE_DOCTEST}: first digit 2`, 'component'),
     ],
   },
   'BG:vat_number': {
@@ -251,12 +271,22 @@ export const VECTORS: Record<string, RuleVectors> = {
         'CZ640903926',
         `${EU_VAT}; python-stdnum stdnum/cz/dic.py doctest: special case`,
       ),
+      // Special series whose check sum is 0 mod 11: check digit 8 in python-stdnum, 9 in stdnum-js.
+      v('CZ 682127228', 'CZ682127228', `${EU_VAT}: special series`),
+      v('CZ 654123789', 'CZ654123789', `${EU_VAT}: special series`),
+      // Birth numbers from before 1954 have 9 digits and no check digit.
+      v('991231123', 'CZ991231123', `${CZ_RC}: 9-digit birth number (31 December 1899)`),
+      v('CZ 530325/123', 'CZ530325123', `${CZ_RC}: 9-digit form, 1953 (constructed date)`),
     ],
     invalid: [
       x('CZ 25557481', EU_VAT_CHECK, 'checksum'),
       x('CZ 48207726', EU_VAT_CHECK, 'checksum'),
       x('CZ 95123891', EU_VAT_COMPONENT, 'component'),
       x('CZ 2512389', from('CZ 25123891', EU, 'one digit dropped'), 'length'),
+      x('CZ 640913926', `${EU_VAT_CHECK}: special series`, 'checksum'),
+      x('CZ 682127229', from('CZ 682127228', EU, 'its check digit changed'), 'checksum'),
+      x('590312/123', `${CZ_RC}: a 9-digit birth number in 1959`, 'component'),
+      x('530230123', `${CZ_DIC}: 9-digit birth number of 30 February (constructed)`, 'component'),
     ],
   },
   'DE:registration_number': {
@@ -271,12 +301,29 @@ export const VECTORS: Record<string, RuleVectors> = {
       // The court named without "Amtsgericht", as python-stdnum lists it: the rule answers
       // invalid/characters today.
       v('München HRB 178881', 'HRB178881', `${DE_HR}, verbatim`),
+      v('Bad Oeynhausen HRB 14572', 'HRB14572', DE_HR),
+      v('Frankfurt/Oder GnR 11223', 'GNR11223', DE_HR_DOC),
+      v('Bad Homburg v.d.H. PR 11223', 'PR11223', DE_HR_DOC),
+      v('St. Ingbert HRA 61755', 'HRA61755', `${DE_HR_DOC}: court name shortened`),
+      v('Koln HRB 49263', 'HRB49263', `${DE_HR_DOC}: Köln, ASCII replaced`),
     ],
     invalid: [
       x('HRC 1234', 'register types of the German registers (no HRC register)', 'component'),
       x('HRB 1234567', from('HRB 123456', 'rule example', 'a seventh digit'), 'length'),
       x('HRB 0', 'constructed: number zero (the rule documents 1 to 6 digits, not zero)', 'length'),
       x('HRB 178881 XYZ', from('München HRB 178881', DE_HR, 'a 3-letter suffix')),
+      // Courts that keep no German register.
+      x('KXln HRB 49263', `${DE_HR_DOC}: court "too wrong"`, 'component'),
+      x(
+        'Amtsgericht Paris HRB 178881',
+        from('München HRB 178881', DE_HR, 'court Paris'),
+        'component',
+      ),
+      x(
+        'HRA 350654, Springfield',
+        from('HRA 350654, Mannheim', DE_HR, 'court Springfield'),
+        'component',
+      ),
     ],
   },
   'DE:vat_number': {
@@ -578,12 +625,26 @@ export const VECTORS: Record<string, RuleVectors> = {
       v('LV 40003189718', 'LV40003189718', EU_VAT),
       v('LV-40003241337', 'LV40003241337', EU_VAT),
       v('LV 90000528023', 'LV90000528023', EU_VAT),
+      v('161175-19997', 'LV16117519997', `${LV_PVN}: personal code, old form`),
+      v('LV 328673-00679', 'LV32867300679', `${LV_PVN}: personal code, new form`),
+      // python-stdnum applies the old check digit to new codes ("not confirmed by an independent
+      // source", its comment says); the law makes every digit after 32 random.
+      v('328673-00677', 'LV32867300677', `${LV_PVN} (rejected there); ${LV_LAW}`),
+      v(
+        '32503511782',
+        'LV32503511782',
+        'homebeaver/ungueltig wiki, TIN_LV: example of a personal code without birth date',
+      ),
     ],
     invalid: [
       x('LV 40003189715', EU_VAT_CHECK, 'checksum'),
       x('LV 90000528022', EU_VAT_CHECK, 'checksum'),
       x('LV-42103048181', EU_VAT_CHECK, 'checksum'),
       x('LV 4000352160', from('LV 4000 3521 600', EU, 'one digit dropped'), 'length'),
+      x('161375-19997', `${LV_PVN}: invalid date`, 'component'),
+      x('161175-19996', from('161175-19997', LV_PVN, 'its check digit changed'), 'checksum'),
+      x('3286730067', from('328673-00679', LV_PVN, 'one digit dropped'), 'length'),
+      x('31027512345', `${LV_LAW}: 31 is a day, so an old-form code; 31 February`, 'component'),
     ],
   },
   'MT:vat_number': {
@@ -767,6 +828,15 @@ export const VECTORS: Record<string, RuleVectors> = {
       ),
       x('91-114444', from('91-1144442', 'Microsoft', 'one digit dropped'), 'length'),
       x('91-11444A2', from('91-1144442', 'Microsoft', 'a letter for a digit')),
+      // The social security layout: an SSN or ITIN, refused even when the digits would do.
+      x('078-05-1120', `${SSA}: the Woolworth wallet SSN`, 'characters'),
+      x('219-09-9999', `${SSA}: the 1940s sample card (21 is an EIN prefix)`, 'characters'),
+      x(
+        '911-14-4442',
+        from('91-1144442', 'Microsoft', 'its dashes in the SSN layout'),
+        'characters',
+      ),
+      x('911 14 4442', from('91-1144442', 'Microsoft', 'spaces in the SSN layout'), 'characters'),
     ],
   },
 };

@@ -16,22 +16,87 @@ function fail(name: 'InvalidLength' | 'InvalidFormat' | 'InvalidChecksum' | 'Inv
 const digitsAt = (value: string, from: number, to: number) =>
   [...value.slice(from, to)].map(Number);
 
+const stdnumCzechDic = validatorOf('CZ', 'dic');
+
 /**
- * Czech DIČ. Nine-digit numbers starting with 6 are a special series whose check digit skips the
- * first digit; stdnum-js includes it and rejects real numbers such as CZ 640903926.
+ * Czech DIČ, 9-digit numbers of individuals, as python-stdnum (stdnum/cz/dic.py, cz/rc.py):
+ * - starting with 6, a special series whose check digit skips the first digit and is
+ *   (8 - (10 - sum) mod 11) mod 10; stdnum-js includes the first digit (rejecting CZ 640903926)
+ *   and writes the formula so that a sum of 0 gives 9 instead of 8 (rejecting CZ 682127228);
+ * - otherwise a birth number of someone born before 1954, without a check digit: YYMMDD (women's
+ *   months +50) and a serial. Years 80-99 are 1880-1899; stdnum-js takes 1980 as 1980 and
+ *   rejects 800101123.
+ * Eight and ten digits go to stdnum-js unchanged.
  */
 export const czechDic: StdnumValidator = {
   stdnum: 'CZ.dic',
   validate(input) {
     const value = input.startsWith('CZ') ? input.slice(2) : input;
-    if (/^6[0-9]{8}$/.test(value)) {
+    if (value.length !== 9 || !/^[0-9]+$/.test(value)) return stdnumCzechDic.validate(value);
+    if (value.startsWith('6')) {
       const sum = digitsAt(value, 1, 8).reduce((acc, d, i) => acc + (8 - i) * d, 0) % 11;
-      const check = 9 - (((11 - sum) % 11) % 10);
+      const check = (8 - ((10 - sum) % 11) + 10) % 10;
       return String(check) === value.charAt(8)
         ? { isValid: true, compact: value }
         : fail('InvalidChecksum');
     }
-    return validatorOf('CZ', 'dic').validate(value);
+    return isOldBirthNumber(value) ? { isValid: true, compact: value } : fail('InvalidComponent');
+  },
+};
+
+/** A 9-digit Czech birth number: a real date before 1954 (python-stdnum cz/rc.py). */
+function isOldBirthNumber(value: string): boolean {
+  let year = 1900 + Number(value.slice(0, 2));
+  if (year >= 1980) year -= 100;
+  if (year > 1953) return false;
+  return isRealDate(year, (Number(value.slice(2, 4)) % 50) % 20, Number(value.slice(4, 6)));
+}
+
+function isRealDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  );
+}
+
+const stdnumBelgianVat = validatorOf('BE', 'vat');
+
+/**
+ * Belgian enterprise numbers start with 0 or 1 (the 1-series since September 2023); numbers
+ * starting with 2 to 8 are establishment unit numbers (vestigingseenheidsnummers), which are not
+ * VAT numbers though their check is the same. FOD Economie, "Wat is het ondernemingsnummer en
+ * vestigingseenheidsnummer?"; python-stdnum stdnum/be/vat.py (2025). stdnum-js accepts them.
+ */
+export const belgianVat: StdnumValidator = {
+  stdnum: 'BE.vat',
+  validate(input) {
+    const result = stdnumBelgianVat.validate(input);
+    if (!result.isValid && result.error?.name !== 'InvalidChecksum') return result;
+    // Valid or failing only its check: the 10 digits as stdnum-js reads them.
+    let value = input.startsWith('BE') ? input.slice(2) : input;
+    if (value.startsWith('(0)')) value = `0${value.slice(3)}`;
+    if (value.length === 9) value = `0${value}`;
+    const first = value.charAt(0);
+    return first === '0' || first === '1' ? result : fail('InvalidComponent');
+  },
+};
+
+const stdnumLatvianPvn = validatorOf('LV', 'pvn');
+
+/**
+ * Latvian PVN numbers of natural persons are their personal codes. Since 1 July 2017 new codes
+ * carry no birth date: 11 digits, "3", then 2 to 9, then random digits, and no check digit
+ * (Population Register Law, section 5(4) as amended in 2017; Law on the Register of Natural
+ * Persons as amended in 2023, which widened "32" to 32-39). stdnum-js reads them as birth dates
+ * (day 32) and rejects them. Older codes (DDMMYY, century, serial, check digit) and legal
+ * entities (first digit 4 to 9) go to stdnum-js unchanged.
+ */
+export const latvianPvn: StdnumValidator = {
+  stdnum: 'LV.pvn',
+  validate(input) {
+    const value = input.startsWith('LV') ? input.slice(2) : input;
+    if (/^3[2-9][0-9]{9}$/.test(value)) return { isValid: true, compact: value };
+    return stdnumLatvianPvn.validate(value);
   },
 };
 

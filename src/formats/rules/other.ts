@@ -1,4 +1,4 @@
-import type { FormatRule } from '../format-rule.js';
+import { cleanIdentifier, type FormatOutcome, type FormatRule } from '../format-rule.js';
 import { type StdnumValidator, stdnumRule, validatorOf } from './stdnum-rule.js';
 
 // The Swiss UID validator expects its CHE prefix; the rule strips it first.
@@ -68,21 +68,39 @@ export const norwayRules: FormatRule[] = [
   }),
 ];
 
-export const unitedStatesRules: FormatRule[] = [
-  stdnumRule({
-    countryCode: 'US',
-    identifierType: 'tax_identifier',
-    name: 'Employer Identification Number (EIN)',
-    description:
-      '9 digits, usually written XX-XXXXXXX; the first two must be a prefix the IRS assigns (its campus and internet prefixes). There is no check digit.',
-    validator: validatorOf('US', 'ein'),
-    examples: ['042103594', '536904399', '133898270'],
-    pattern:
-      '^(0[1-6]|1[0-6]|2[0-7]|3[0-9]|4[0-8]|5[0-9]|6[0-8]|7[1-7]|8[0-8]|9[0-5]|9[89])[0-9]{7}$',
-    checks: ['length', 'characters', 'component'],
-    source: 'IRS, "How EINs are assigned and valid EIN prefixes"',
-  }),
-];
+const einRule = stdnumRule({
+  countryCode: 'US',
+  identifierType: 'tax_identifier',
+  name: 'Employer Identification Number (EIN)',
+  description:
+    "9 digits, usually written XX-XXXXXXX; the first two must be a prefix the IRS assigns (its campus and internet prefixes). There is no check digit. A number written in the social security layout XXX-XX-XXXX is refused: that layout is an SSN or ITIN, an individual's number, not an EIN.",
+  validator: validatorOf('US', 'ein'),
+  examples: ['042103594', '536904399', '133898270'],
+  pattern:
+    '^(0[1-6]|1[0-6]|2[0-7]|3[0-9]|4[0-8]|5[0-9]|6[0-8]|7[1-7]|8[0-8]|9[0-5]|9[89])[0-9]{7}$',
+  checks: ['length', 'characters', 'component'],
+  source: 'IRS, "How EINs are assigned and valid EIN prefixes"; SSA and IRS number layouts',
+});
+
+// Three, two and four digits, split by dashes or spaces: how SSNs and ITINs are written (an EIN
+// is two and seven). The digits alone cannot tell the numbers apart; the layout can.
+const SSN_LAYOUT = /^\s*[0-9]{3}(\s*[-\u2010-\u2015\u2212]\s*|\s+)[0-9]{2}\1[0-9]{4}\s*$/;
+
+/** docs/decisions.md, "US EINs in the social security layout": refused, not warned about. */
+function checkEin(input: string): FormatOutcome {
+  if (SSN_LAYOUT.test(input)) {
+    return {
+      status: 'invalid',
+      normalized: cleanIdentifier(input),
+      reason: 'characters',
+      message:
+        "is written as a social security number (XXX-XX-XXXX), an individual's SSN or ITIN; an EIN is written XX-XXXXXXX",
+    };
+  }
+  return einRule.check(input);
+}
+
+export const unitedStatesRules: FormatRule[] = [{ ...einRule, check: checkEin }];
 
 export const otherRules: FormatRule[] = [
   stdnumRule({

@@ -1,5 +1,12 @@
 import type { FormatRule } from '../format-rule.js';
-import { bulgarianVat, czechDic, dutchBtw, slovakDph } from './corrected-validators.js';
+import {
+  belgianVat,
+  bulgarianVat,
+  czechDic,
+  dutchBtw,
+  latvianPvn,
+  slovakDph,
+} from './corrected-validators.js';
 import { type StdnumValidator, stdnumRule, validatorOf } from './stdnum-rule.js';
 
 interface EuVat {
@@ -29,9 +36,10 @@ const EU: EuVat[] = [
     countryCode: 'BE',
     prefix: 'BE',
     name: 'BTW/TVA-nummer',
-    validator: validatorOf('BE', 'vat'),
+    validator: belgianVat,
     body: '[01][0-9]{9}',
-    body_text: '10 digits starting with 0 or 1 (a 9-digit number gets a leading 0)',
+    body_text:
+      '10 digits starting with 0 or 1 (a 9-digit number gets a leading 0; numbers starting with 2 to 8 are establishment units, not VAT numbers)',
     examples: ['BE0403019261', 'BE0428759497'],
   },
   {
@@ -58,7 +66,8 @@ const EU: EuVat[] = [
     name: 'DIČ',
     validator: czechDic,
     body: '[0-9]{8,10}',
-    body_text: '8 digits (legal entities) or 9 to 10 digits (individuals)',
+    body_text:
+      '8 digits (legal entities), 9 digits (the special series starting with 6, or a birth number from before 1954) or 10 digits (a birth number)',
     examples: ['CZ25123891'],
   },
   {
@@ -173,9 +182,10 @@ const EU: EuVat[] = [
     countryCode: 'LV',
     prefix: 'LV',
     name: 'PVN reģistrācijas numurs',
-    validator: validatorOf('LV', 'pvn'),
+    validator: latvianPvn,
     body: '[0-9]{11}',
-    body_text: '11 digits',
+    body_text:
+      '11 digits: a legal entity (first digit 4 to 9, with a check digit) or the personal code of a natural person (a birth date and a check digit, or since July 2017 32 to 39 and random digits)',
     examples: ['LV40003521600', 'LV16117519997'],
   },
   {
