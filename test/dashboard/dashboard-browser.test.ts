@@ -112,7 +112,9 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)('the dashboard in Chromium [%s]
   });
 
   it('creates a key shown once that works on the API, then revokes it and the API refuses it', async () => {
-    const context = await browser.newContext();
+    const context = await browser.newContext({
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
     const page = await signIn(context);
     expect(new URL(page.url()).pathname).toBe('/dashboard/keys');
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('API keys');
@@ -125,6 +127,10 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)('the dashboard in Chromium [%s]
     const key = (await page.locator('#new-key').innerText()).trim();
     expect(key).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
     expect(await page.getByRole('note').innerText()).toContain('It will not be shown again');
+    // The copy button (a script served from the package; no inline script) copies the key.
+    await page.getByRole('button', { name: 'Copy the key' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toContain('Copied');
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
     await checkPage(page, 'key-created');
 
     const usage = await fetch(`${t.baseUrl}/usage`, {
