@@ -27,6 +27,7 @@ import {
 import { ASSETS } from './assets.js';
 import type { Html } from './html.js';
 import { errorPage, type Viewer } from './layout.js';
+import { registerOAuthPages } from './oauth-pages.js';
 import type { DashboardPageContext } from './pages/context.js';
 import { PAGE_MODULES } from './pages/index.js';
 import { mayAttemptSignIn, SIGN_IN_LIMITS } from './sign-in-limits.js';
@@ -53,6 +54,17 @@ const WORKSPACE_QUERY = {
   additionalProperties: false,
 } as const;
 
+const NEXT_QUERY = {
+  type: 'object',
+  properties: { next: { type: 'string', maxLength: 4000 } },
+  additionalProperties: false,
+} as const;
+
+/** Where sign-in may return to: a dashboard page of this origin only (never an open redirect). */
+function returnPath(next: string | undefined): string | undefined {
+  return next && /^\/dashboard\/[^/\\]/.test(next) ? next : undefined;
+}
+
 function field(form: Form | undefined, name: string): string {
   const value = form?.[name];
   return (Array.isArray(value) ? value[0] : value) ?? '';
@@ -61,6 +73,10 @@ function field(form: Form | undefined, name: string): string {
 declare module 'fastify' {
   interface FastifyRequest {
     dashboardUser?: User;
+  }
+  interface FastifyContextConfig {
+    /** A signed-out visitor of this page is sent to sign in and then back here. */
+    returnAfterSignIn?: boolean;
   }
 }
 
@@ -160,7 +176,11 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     }
     if (token) reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
     if (request.method === 'GET' || request.method === 'HEAD') {
-      return reply.redirect('/dashboard/sign-in', 303);
+      // A page someone arrives at from elsewhere (OAuth consent) is where sign-in returns to.
+      const back = request.routeOptions.config.returnAfterSignIn
+        ? `?next=${encodeURIComponent(request.url)}`
+        : '';
+      return reply.redirect(`/dashboard/sign-in${back}`, 303);
     }
     return send(
       reply,
@@ -195,18 +215,20 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     },
   );
 
-  app.get('/sign-in', async (_request, reply) =>
-    send(reply, signInPage({ title: 'Sign in', csrfToken: csrfToken(reply) }, {})),
-  );
+  app.get('/sign-in', { schema: { querystring: NEXT_QUERY } }, async (request, reply) => {
+    const next = returnPath((request.query as { next?: string }).next);
+    return send(reply, signInPage({ title: 'Sign in', csrfToken: csrfToken(reply) }, { next }));
+  });
 
   app.post('/sign-in', { preHandler: app.csrfProtection }, async (request, reply) => {
     const form = request.body as Form | undefined;
     const email = normalizeEmail(field(form, 'email'));
     const password = field(form, 'password');
+    const next = returnPath(field(form, 'next'));
     const again = (error: string, status: number) =>
       send(
         reply,
-        signInPage({ title: 'Sign in', csrfToken: csrfToken(reply) }, { email, error }),
+        signInPage({ title: 'Sign in', csrfToken: csrfToken(reply) }, { email, error, next }),
         status,
       );
     const limits = options.signInLimits ?? SIGN_IN_LIMITS;
@@ -225,7 +247,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
       ...cookieOptions(),
       expires: session.expiresAt,
     });
-    return reply.redirect('/dashboard/keys', 303);
+    return reply.redirect(next ?? '/dashboard/keys', 303);
   });
 
   app.post('/sign-out', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -355,4 +377,5 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     noWorkspace,
   };
   for (const register of PAGE_MODULES) register(app, pages);
+  registerOAuthPages(app, pages);
 };

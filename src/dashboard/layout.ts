@@ -18,6 +18,7 @@ const NAV = [
   { href: '/dashboard/keys', label: 'API keys' },
   { href: '/dashboard/monitors', label: 'Monitors' },
   { href: '/dashboard/events', label: 'Events' },
+  { href: '/dashboard/oauth/clients', label: 'MCP clients' },
 ];
 
 export function withWorkspace(path: string, viewer: Viewer): string {
