@@ -1,4 +1,177 @@
-import type { RegisterPages } from './context.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpProblem } from '../../http/problems.js';
+import { deliveryLog, redeliverEvent } from '../../modules/webhooks/deliveries.service.js';
+import { listDeliveriesOfEvent } from '../../modules/webhooks/deliveries.store.js';
+import { errorPage } from '../layout.js';
+import { callApi } from './api.js';
+import type { List, MonitorEvent } from './api-types.js';
+import type { DashboardPageContext, RegisterPages } from './context.js';
+import { type EventPage, eventPage, eventsListPage } from './events.views.js';
+import {
+  environmentOf,
+  type Form,
+  field,
+  PAGE_QUERY,
+  type PageQuery,
+  pageUrl,
+} from './page-parts.js';
+
+const idParam = { params: { type: 'object', properties: { id: { type: 'string' } } } } as const;
+
+/** What the redirect after a redelivery says (by the `done` query value, never text from the URL). */
+function doneMessage(query: PageQuery, urlOf: (deliveryId: string) => string | undefined) {
+  const delivery = query.delivery;
+  if (!delivery) return undefined;
+  const to = urlOf(delivery) ?? 'the webhook URL';
+  if (query.done === 'redelivered')
+    return `A new delivery ${delivery} to ${to} was queued: the webhook worker sends it.`;
+  if (query.done === 'brought-forward')
+    return `The delivery ${delivery} to ${to} was still being retried: its next attempt was brought forward to now.`;
+  return undefined;
+}
 
 /** Monitoring events: list, detail with the delivered envelope, the delivery log, redelivery. */
-export const registerEventPages: RegisterPages = (_app, _ctx) => {};
+export const registerEventPages: RegisterPages = (app, ctx) => {
+  async function scopeOf(request: FastifyRequest, reply: FastifyReply, from: 'query' | 'form') {
+    const form = request.body as Form;
+    const source =
+      from === 'query'
+        ? (request.query as PageQuery)
+        : { workspace: field(form, 'workspace'), environment: field(form, 'environment') };
+    const viewer = await ctx.viewerOf(request, source.workspace || undefined);
+    if (!viewer) {
+      ctx.noWorkspace(reply);
+      return undefined;
+    }
+    const environment = environmentOf(source.environment);
+    const page = (title: string): EventPage => ({
+      title,
+      csrfToken: ctx.csrfToken(reply),
+      viewer,
+      environment,
+    });
+    return { viewer, environment, page };
+  }
+
+  app.get(
+    '/events',
+    { ...ctx.guarded, schema: { querystring: PAGE_QUERY } },
+    async (request, reply) => {
+      const scope = await scopeOf(request, reply, 'query');
+      if (!scope) return reply;
+      const query = request.query as PageQuery;
+      const params = new URLSearchParams({ limit: '25' });
+      if (query.monitor_id) params.set('monitor_id', query.monitor_id);
+      if (query.cursor) params.set('cursor', query.cursor);
+      const listed = await callApi<List<MonitorEvent>>(
+        app,
+        request,
+        scope.viewer,
+        scope.environment,
+        { method: 'GET', url: `/v1/monitoring-events?${params}` },
+      );
+      const page = scope.page('Monitoring events');
+      if (!listed.ok) return problemPage(ctx, reply, page, listed.problem);
+      const next = listed.body.pagination.next_cursor;
+      return ctx.send(
+        reply,
+        eventsListPage(page, listed.body.data, {
+          monitorId: query.monitor_id,
+          next:
+            next &&
+            pageUrl('/dashboard/events', scope.viewer, scope.environment, {
+              monitor_id: query.monitor_id,
+              cursor: next,
+            }),
+        }),
+      );
+    },
+  );
+
+  /**
+   * The event page. The event is read through the API first, so that one of another workspace or
+   * environment is a 404 here too; only then are its deliveries (which have no REST operation) read.
+   */
+  async function showEvent(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scope: NonNullable<Awaited<ReturnType<typeof scopeOf>>>,
+    eventId: string,
+    messages: { query?: PageQuery; error?: { detail: string; status: number } } = {},
+  ) {
+    const got = await callApi<MonitorEvent>(app, request, scope.viewer, scope.environment, {
+      method: 'GET',
+      url: `/v1/monitoring-events/${encodeURIComponent(eventId)}`,
+    });
+    const page = scope.page('Monitoring event');
+    if (!got.ok) return problemPage(ctx, reply, page, got.problem);
+    const deliveries = await deliveryLog(ctx.db, got.body.id);
+    // Every delivery of an event carries the same stored bytes (a redelivery copies them).
+    const stored = await listDeliveriesOfEvent(ctx.db, got.body.id);
+    const notice =
+      messages.query &&
+      doneMessage(messages.query, (id) => deliveries.find((d) => d.id === id)?.url);
+    return ctx.send(
+      reply,
+      eventPage(
+        page,
+        { event: got.body, deliveries, body: stored[0]?.body },
+        { notice, error: messages.error?.detail },
+      ),
+      messages.error?.status ?? 200,
+    );
+  }
+
+  app.get(
+    '/events/:id',
+    { ...ctx.guarded, schema: { querystring: PAGE_QUERY, ...idParam } },
+    async (request, reply) => {
+      const scope = await scopeOf(request, reply, 'query');
+      if (!scope) return reply;
+      const eventId = (request.params as { id: string }).id;
+      return showEvent(request, reply, scope, eventId, { query: request.query as PageQuery });
+    },
+  );
+
+  // Not an API operation, so it has no idempotency key: a second post while the first delivery
+  // is still due only brings that one forward again (redeliverEvent never doubles a delivery).
+  app.post(
+    '/events/:id/redeliver',
+    { ...ctx.guardedWrite, schema: idParam },
+    async (request, reply) => {
+      const scope = await scopeOf(request, reply, 'form');
+      if (!scope) return reply;
+      const eventId = (request.params as { id: string }).id;
+      const got = await callApi<MonitorEvent>(app, request, scope.viewer, scope.environment, {
+        method: 'GET',
+        url: `/v1/monitoring-events/${encodeURIComponent(eventId)}`,
+      });
+      if (!got.ok) return problemPage(ctx, reply, scope.page('Monitoring event'), got.problem);
+      let result: Awaited<ReturnType<typeof redeliverEvent>>;
+      try {
+        result = await app.context.transact((trx) => redeliverEvent(trx, ctx.deps, got.body.id));
+      } catch (error) {
+        // For example: the monitor has no webhook URL any more.
+        if (!(error instanceof HttpProblem)) throw error;
+        return showEvent(request, reply, scope, got.body.id, {
+          error: { detail: error.message, status: error.status },
+        });
+      }
+      const target = pageUrl(`/dashboard/events/${got.body.id}`, scope.viewer, scope.environment, {
+        done: result.brought_forward ? 'brought-forward' : 'redelivered',
+        delivery: result.delivery_id,
+      });
+      return reply.redirect(target, 303);
+    },
+  );
+};
+
+function problemPage(
+  ctx: DashboardPageContext,
+  reply: FastifyReply,
+  page: EventPage,
+  problem: { status: number; detail: string },
+) {
+  const heading = problem.status === 404 ? 'Not found' : 'The request was refused';
+  return ctx.send(reply, errorPage(page, heading, problem.detail), problem.status);
+}

@@ -1,4 +1,336 @@
-import type { RegisterPages } from './context.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EnvironmentName } from '../../db/schema.js';
+import type { Problem } from '../../http/problems.js';
+import { WATCHED_FIELDS } from '../../modules/monitors/monitors.schemas.js';
+import { errorPage, type Viewer } from '../layout.js';
+import { callApi, idempotencyKeyOf, newIdempotencyKey } from './api.js';
+import type {
+  List,
+  Monitor,
+  MonitorCreated,
+  MonitorEvent,
+  MonitorRun,
+  MonitorUpdated,
+} from './api-types.js';
+import type { DashboardPageContext, RegisterPages } from './context.js';
+import { registerMonitoringAssets } from './monitoring-assets.js';
+import {
+  archiveConfirmPage,
+  type MonitorForm,
+  type MonitorPage,
+  monitorCreatedPage,
+  monitorPage,
+  monitorsListPage,
+  monitorUrl,
+  newMonitorPage,
+  webhookChangedPage,
+} from './monitors.views.js';
+import {
+  environmentOf,
+  type Form,
+  field,
+  fields,
+  PAGE_QUERY,
+  type PageQuery,
+  pageUrl,
+} from './page-parts.js';
+
+/** How many events of a monitor its page shows; the rest are on the events list. */
+const TIMELINE_LENGTH = 20;
+
+/** What the redirect after an action says, by the `done` query value (never text from the URL). */
+function doneMessage(query: PageQuery): string | undefined {
+  switch (query.done) {
+    case 'paused':
+      return 'The monitor is paused: it is not rechecked until you resume it.';
+    case 'resumed':
+      return 'The monitor is resumed.';
+    case 'ran':
+      return query.event
+        ? `The run found a change: event ${query.event} was recorded.`
+        : 'The run is done: nothing changed on the watched fields.';
+    case 'webhook-removed':
+      return 'The webhook URL is removed: events are no longer delivered.';
+    case 'archived':
+      return 'The monitor is archived. Its events stay listed under Events.';
+    default:
+      return undefined;
+  }
+}
+
+const idParam = { params: { type: 'object', properties: { id: { type: 'string' } } } } as const;
 
 /** Monitors: list, create (the signing secret shown once), detail and its actions. */
-export const registerMonitorPages: RegisterPages = (_app, _ctx) => {};
+export const registerMonitorPages: RegisterPages = (app, ctx) => {
+  registerMonitoringAssets(app);
+  /** The viewer and the environment of a GET (query) or a form post (body). */
+  async function scopeOf(request: FastifyRequest, reply: FastifyReply, from: 'query' | 'form') {
+    const source =
+      from === 'query'
+        ? (request.query as PageQuery)
+        : {
+            workspace: field(request.body as Form, 'workspace'),
+            environment: field(request.body as Form, 'environment'),
+          };
+    const viewer = await ctx.viewerOf(request, source.workspace || undefined);
+    if (!viewer) {
+      ctx.noWorkspace(reply);
+      return undefined;
+    }
+    const environment = environmentOf(source.environment);
+    const page = (title: string): MonitorPage => ({
+      title,
+      csrfToken: ctx.csrfToken(reply),
+      viewer,
+      environment,
+    });
+    return { viewer, environment, page };
+  }
+
+  const id = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+  app.get(
+    '/monitors',
+    { ...ctx.guarded, schema: { querystring: PAGE_QUERY } },
+    async (request, reply) => {
+      const scope = await scopeOf(request, reply, 'query');
+      if (!scope) return reply;
+      const query = request.query as PageQuery;
+      const cursor = query.cursor ? `&cursor=${encodeURIComponent(query.cursor)}` : '';
+      const listed = await callApi<List<Monitor>>(app, request, scope.viewer, scope.environment, {
+        method: 'GET',
+        url: `/v1/monitors?limit=25${cursor}`,
+      });
+      if (!listed.ok) return problemPage(ctx, reply, scope.page('Monitors'), listed.problem);
+      const next = listed.body.pagination.next_cursor;
+      return ctx.send(
+        reply,
+        monitorsListPage(
+          scope.page('Monitors'),
+          listed.body.data,
+          next && pageUrl('/dashboard/monitors', scope.viewer, scope.environment, { cursor: next }),
+          doneMessage(query),
+        ),
+      );
+    },
+  );
+
+  app.get(
+    '/monitors/new',
+    { ...ctx.guarded, schema: { querystring: PAGE_QUERY } },
+    async (request, reply) => {
+      const scope = await scopeOf(request, reply, 'query');
+      if (!scope) return reply;
+      const form: MonitorForm = {
+        identifier_type: 'vat_number',
+        identifier: '',
+        country_code: '',
+        cadence: 'daily',
+        watched_fields: [...WATCHED_FIELDS],
+        webhook_url: '',
+        idempotency_key: newIdempotencyKey(),
+      };
+      return ctx.send(reply, newMonitorPage(scope.page('Create a monitor'), form));
+    },
+  );
+
+  // The created monitor's secret is answered on this POST's own page: it is never shown again.
+  app.post('/monitors', ctx.guardedWrite, async (request, reply) => {
+    const scope = await scopeOf(request, reply, 'form');
+    if (!scope) return reply;
+    const body = request.body as Form;
+    const form: MonitorForm = {
+      identifier_type: field(body, 'identifier_type'),
+      identifier: field(body, 'identifier').trim(),
+      country_code: field(body, 'country_code').trim(),
+      cadence: field(body, 'cadence'),
+      watched_fields: fields(body, 'watched_fields'),
+      webhook_url: field(body, 'webhook_url').trim(),
+      idempotency_key: idempotencyKeyOf(field(body, 'idempotency_key')),
+    };
+    const created = await callApi<MonitorCreated>(app, request, scope.viewer, scope.environment, {
+      method: 'POST',
+      url: '/v1/monitors',
+      idempotencyKey: form.idempotency_key,
+      body: {
+        identifier_type: form.identifier_type,
+        identifier: form.identifier,
+        country_code: form.country_code,
+        cadence: form.cadence,
+        // No box ticked is sent as none, so the API's own rule (at least one) answers it.
+        watched_fields: form.watched_fields,
+        ...(form.webhook_url ? { webhook_url: form.webhook_url } : {}),
+      },
+    });
+    if (!created.ok) {
+      const page = scope.page('Create a monitor');
+      return ctx.send(reply, newMonitorPage(page, form, created.problem), created.problem.status);
+    }
+    const { monitor, webhook_signing_secret } = created.body;
+    return ctx.send(
+      reply,
+      monitorCreatedPage(scope.page('Monitor created'), monitor, webhook_signing_secret),
+      201,
+    );
+  });
+
+  /** The detail page, with what an action just said (a notice or its Problem). */
+  async function showMonitor(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scope: { viewer: Viewer; environment: EnvironmentName; page: (title: string) => MonitorPage },
+    monitorId: string,
+    messages: { notice?: string; problem?: Problem; webhookUrl?: string } = {},
+  ) {
+    const got = await callApi<Monitor>(app, request, scope.viewer, scope.environment, {
+      method: 'GET',
+      url: `/v1/monitors/${encodeURIComponent(monitorId)}`,
+    });
+    if (!got.ok) return problemPage(ctx, reply, scope.page('Monitor'), got.problem);
+    const events = await callApi<List<MonitorEvent>>(
+      app,
+      request,
+      scope.viewer,
+      scope.environment,
+      {
+        method: 'GET',
+        url: `/v1/monitoring-events?monitor_id=${got.body.id}&limit=${TIMELINE_LENGTH}`,
+      },
+    );
+    if (!events.ok) return problemPage(ctx, reply, scope.page('Monitor'), events.problem);
+    const monitor = got.body;
+    const page = monitorPage(
+      scope.page(monitor.company_name ?? monitor.latest_snapshot.legal_name ?? 'Monitor'),
+      { monitor, events: events.body.data, moreEvents: events.body.pagination.has_more },
+      {
+        ...messages,
+        webhookForm: { url: messages.webhookUrl ?? '', key: newIdempotencyKey() },
+      },
+      { status: newIdempotencyKey(), run: newIdempotencyKey() },
+    );
+    return ctx.send(reply, page, messages.problem?.status ?? 200);
+  }
+
+  app.get(
+    '/monitors/:id',
+    { ...ctx.guarded, schema: { querystring: PAGE_QUERY, ...idParam } },
+    async (request, reply) => {
+      const scope = await scopeOf(request, reply, 'query');
+      if (!scope) return reply;
+      return showMonitor(request, reply, scope, id(request), {
+        notice: doneMessage(request.query as PageQuery),
+      });
+    },
+  );
+
+  /** Where an action goes after it succeeded. */
+  type After =
+    | { to: 'monitor' | 'list'; query: Record<string, string | undefined> }
+    | { to: 'secret' };
+
+  /** Runs an action's operation; on success goes on as `after` says, else shows the Problem. */
+  function action(
+    path: string,
+    operation: (form: Form) => { method: string; suffix?: string; body?: unknown },
+    after: (form: Form, result: unknown) => After,
+  ) {
+    app.post(
+      `/monitors/:id/${path}`,
+      { ...ctx.guardedWrite, schema: idParam },
+      async (request, reply) => {
+        const scope = await scopeOf(request, reply, 'form');
+        if (!scope) return reply;
+        const form = request.body as Form;
+        const monitorId = id(request);
+        const { method, suffix = '', body } = operation(form);
+        const result = await callApi(app, request, scope.viewer, scope.environment, {
+          method,
+          url: `/v1/monitors/${encodeURIComponent(monitorId)}${suffix}`,
+          body,
+          idempotencyKey: idempotencyKeyOf(field(form, 'idempotency_key')),
+        });
+        if (!result.ok) {
+          return showMonitor(request, reply, scope, monitorId, {
+            problem: result.problem,
+            webhookUrl: field(form, 'webhook_url'),
+          });
+        }
+        const next = after(form, result.body);
+        if (next.to === 'secret') {
+          // Shown on this POST's own page: the secret is in this response only.
+          const { monitor, webhook_signing_secret } = result.body as MonitorUpdated;
+          const page = scope.page('Webhook URL changed');
+          return ctx.send(reply, webhookChangedPage(page, monitor, webhook_signing_secret ?? ''));
+        }
+        const target =
+          next.to === 'list'
+            ? pageUrl('/dashboard/monitors', scope.viewer, scope.environment, next.query)
+            : monitorUrl(scope.page(''), monitorId, next.query);
+        return reply.redirect(target, 303);
+      },
+    );
+  }
+
+  action(
+    'status',
+    (form) => ({ method: 'PATCH', body: { status: field(form, 'status') } }),
+    (form) => ({
+      to: 'monitor',
+      query: { done: field(form, 'status') === 'paused' ? 'paused' : 'resumed' },
+    }),
+  );
+  action(
+    'run',
+    () => ({ method: 'POST', suffix: '/run', body: {} }),
+    (_form, result) => ({
+      to: 'monitor',
+      query: { done: 'ran', event: (result as MonitorRun).event_id ?? undefined },
+    }),
+  );
+  action(
+    'webhook',
+    // An empty field removes the URL (null), as the API spells it.
+    (form) => ({
+      method: 'PATCH',
+      body: { webhook_url: field(form, 'webhook_url').trim() || null },
+    }),
+    (form) =>
+      field(form, 'webhook_url').trim()
+        ? { to: 'secret' }
+        : { to: 'monitor', query: { done: 'webhook-removed' } },
+  );
+  action(
+    'archive',
+    () => ({ method: 'DELETE' }),
+    () => ({ to: 'list', query: { done: 'archived' } }),
+  );
+
+  app.get(
+    '/monitors/:id/archive',
+    { ...ctx.guarded, schema: { querystring: PAGE_QUERY, ...idParam } },
+    async (request, reply) => {
+      const scope = await scopeOf(request, reply, 'query');
+      if (!scope) return reply;
+      const got = await callApi<Monitor>(app, request, scope.viewer, scope.environment, {
+        method: 'GET',
+        url: `/v1/monitors/${encodeURIComponent(id(request))}`,
+      });
+      if (!got.ok) return problemPage(ctx, reply, scope.page('Archive a monitor'), got.problem);
+      return ctx.send(
+        reply,
+        archiveConfirmPage(scope.page('Archive a monitor'), got.body, newIdempotencyKey()),
+      );
+    },
+  );
+};
+
+/** A Problem that leaves nothing to show (an unknown or archived monitor, a bad cursor). */
+export function problemPage(
+  ctx: DashboardPageContext,
+  reply: FastifyReply,
+  page: MonitorPage,
+  problem: Problem,
+) {
+  const heading = problem.status === 404 ? 'Not found' : 'The request was refused';
+  return ctx.send(reply, errorPage(page, heading, problem.detail), problem.status);
+}

@@ -1,0 +1,160 @@
+import type { EnvironmentName } from '../../db/schema.js';
+import type { MonitorChange } from '../../modules/monitors/monitors.schemas.js';
+import type { DeliveryLogEntry } from '../../modules/webhooks/deliveries.service.js';
+import { type Html, html } from '../html.js';
+import { errorSummary, layout, type PageContext, type Viewer } from '../layout.js';
+import type { MonitorEvent } from './api-types.js';
+import { monitoringStyles } from './monitoring-assets.js';
+import {
+  environmentSwitch,
+  formBasics,
+  nextPageLink,
+  notice,
+  pageUrl,
+  when,
+} from './page-parts.js';
+
+export type EventPage = PageContext & { viewer: Viewer; environment: EnvironmentName };
+
+const eventUrl = (page: EventPage, id: string) =>
+  pageUrl(`/dashboard/events/${id}`, page.viewer, page.environment);
+
+function deliverySummary(event: MonitorEvent): string {
+  const { status, attempts, response_status } = event.delivery;
+  const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+  if (status === 'not_configured') return 'no webhook';
+  return `${status.replaceAll('_', ' ')}, ${tries}${response_status ? `, last ${response_status}` : ''}`;
+}
+
+/** Events, newest first, each linking to its page (shared by the events list and a monitor's page). */
+export function eventsTable(page: EventPage, events: MonitorEvent[], caption: string): Html {
+  return html`<div class="table-wrap" role="region" tabindex="0" aria-label="${caption}"><table>
+    <caption class="skip">${caption}</caption>
+    <thead><tr><th scope="col">Recorded</th><th scope="col">Type</th><th scope="col">Severity</th><th scope="col">Monitor</th><th scope="col">Delivery</th></tr></thead>
+    <tbody>${events.map(
+      (event) => html`<tr>
+      <td><a href="${eventUrl(page, event.id)}">${when(event.created_at)}<span class="skip"> ${event.type}</span></a></td>
+      <td><code>${event.type}</code></td>
+      <td>${event.severity}</td>
+      <td><a href="${pageUrl(`/dashboard/monitors/${event.monitor_id}`, page.viewer, page.environment)}"><code>${event.monitor_id}</code></a></td>
+      <td>${deliverySummary(event)}</td>
+    </tr>`,
+    )}</tbody>
+  </table></div>`;
+}
+
+export function eventsListPage(
+  page: EventPage,
+  events: MonitorEvent[],
+  filter: { monitorId?: string; next?: string },
+): Html {
+  const { viewer, environment } = page;
+  return layout(
+    page,
+    html`${monitoringStyles()}<h1>Monitoring events</h1>
+    ${environmentSwitch('/dashboard/events', viewer, environment)}
+    <p>Events of <strong>${viewer.current.workspace_name}</strong> in <strong>${environment}</strong>${filter.monitorId && html`, of the monitor <code>${filter.monitorId}</code> (<a href="${pageUrl('/dashboard/events', viewer, environment)}">all monitors</a>)`}, newest first.</p>
+    ${events.length === 0 ? html`<p>No events yet.</p>` : eventsTable(page, events, 'Monitoring events')}
+    ${nextPageLink(filter.next)}`,
+  );
+}
+
+function changeValue(value: MonitorChange['current']): Html {
+  if (value === null) return html`<span class="muted">none</span>`;
+  return html`<code>${Array.isArray(value) ? JSON.stringify(value) : value}</code>`;
+}
+
+function attemptsTable(delivery: DeliveryLogEntry): Html {
+  if (delivery.log.length === 0) return html`<p>No attempt yet.</p>`;
+  return html`<div class="table-wrap" role="region" tabindex="0" aria-label="Attempts of the delivery ${delivery.id}"><table>
+    <caption class="skip">Attempts of the delivery ${delivery.id}</caption>
+    <thead><tr><th scope="col">#</th><th scope="col">Time</th><th scope="col">Address</th><th scope="col">Status or error</th><th scope="col">Duration</th><th scope="col">Response excerpt</th></tr></thead>
+    <tbody>${delivery.log.map(
+      (attempt) => html`<tr>
+      <td>${attempt.number}</td>
+      <td>${when(attempt.attempted_at)}</td>
+      <td>${attempt.address ? html`<code>${attempt.address}</code>` : '—'}</td>
+      <td>${attempt.response_status ?? html`<code>${attempt.error_code ?? ''}</code> ${attempt.error_message ?? ''}`}</td>
+      <td>${attempt.duration_ms} ms</td>
+      <td>${attempt.response_excerpt ? html`<code>${attempt.response_excerpt}</code>` : '—'}</td>
+    </tr>`,
+    )}</tbody>
+  </table></div>`;
+}
+
+function deliveriesSection(deliveries: DeliveryLogEntry[]): Html {
+  if (deliveries.length === 0)
+    return html`<p>No webhook deliveries: the monitor had no webhook URL when the event was recorded.</p>`;
+  return html`${deliveries.map(
+    (delivery) => html`<section class="delivery" aria-labelledby="h-${delivery.id}">
+      <h3 id="h-${delivery.id}">Delivery <code>${delivery.id}</code></h3>
+      <p>To <code>${delivery.url}</code>: <strong>${delivery.status}</strong>, ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}; created ${when(delivery.created_at)}${delivery.completed_at && `, finished ${when(delivery.completed_at)}`}${delivery.next_attempt_at && `, next attempt ${when(delivery.next_attempt_at)}`}.</p>
+      ${attemptsTable(delivery)}
+    </section>`,
+  )}`;
+}
+
+/** The stored body, pretty-printed; the bytes sent are the compact form, shown as they are too. */
+function envelopeSection(body: string | undefined): Html {
+  if (body === undefined) return html`<p>Nothing was delivered, so there is no stored body.</p>`;
+  let pretty = body;
+  try {
+    pretty = JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    // A stored body is JSON we wrote; if it ever is not, show it as it is.
+  }
+  return html`<p>This is the stored body of the delivery, the exact bytes every attempt sends (${Buffer.byteLength(body)} bytes, signed afresh at each attempt), pretty-printed for reading.</p>
+    <pre class="envelope" tabindex="0" aria-label="Envelope, pretty-printed"><code>${pretty}</code></pre>
+    <details><summary>The bytes as sent</summary><pre class="envelope" tabindex="0" aria-label="Envelope as sent"><code id="envelope-raw">${body}</code></pre></details>`;
+}
+
+export interface EventDetail {
+  event: MonitorEvent;
+  deliveries: DeliveryLogEntry[];
+  /** The stored body of the event's deliveries (every delivery of an event has the same bytes). */
+  body: string | undefined;
+}
+
+export function eventPage(
+  page: EventPage,
+  { event, deliveries, body }: EventDetail,
+  messages: { notice?: string; error?: string },
+): Html {
+  const { viewer, environment } = page;
+  return layout(
+    page,
+    html`${monitoringStyles()}<h1>Event <code>${event.type}</code></h1>
+    ${notice(messages.notice)}
+    ${errorSummary(messages.error)}
+    <dl class="facts">
+      <dt>Event</dt><dd><code>${event.id}</code> (${environment})</dd>
+      <dt>Recorded</dt><dd>${when(event.created_at)}</dd>
+      <dt>Severity</dt><dd>${event.severity}</dd>
+      <dt>Monitor</dt><dd><a href="${pageUrl(`/dashboard/monitors/${event.monitor_id}`, viewer, environment)}"><code>${event.monitor_id}</code></a></dd>
+      <dt>Check</dt><dd>${event.check_id ? html`<code>${event.check_id}</code>` : '—'}</dd>
+      <dt>Delivery</dt><dd>${deliverySummary(event)}</dd>
+      <dt>Acknowledged</dt><dd>${when(event.acknowledged_at)}</dd>
+    </dl>
+    <h2>Changes</h2>
+    ${
+      event.changes.length === 0
+        ? html`<p>None: this event is about the monitor's own state.</p>`
+        : html`<div class="table-wrap" role="region" tabindex="0" aria-label="Changes"><table>
+      <caption class="skip">Changes</caption>
+      <thead><tr><th scope="col">Field</th><th scope="col">Before</th><th scope="col">Now</th></tr></thead>
+      <tbody>${event.changes.map((change) => html`<tr><td>${change.field.replaceAll('_', ' ')}</td><td>${changeValue(change.previous)}</td><td>${changeValue(change.current)}</td></tr>`)}</tbody>
+    </table></div>`
+    }
+    <h2>Envelope</h2>
+    ${envelopeSection(body)}
+    <h2>Delivery attempts</h2>
+    ${deliveriesSection(deliveries)}
+    <h2>Redeliver</h2>
+    <p>Sends the same body again to the monitor's current webhook URL, signed afresh. A delivery that is still being retried is not doubled: its next attempt is brought forward to now.</p>
+    <form method="post" action="/dashboard/events/${event.id}/redeliver">
+      ${formBasics(page.csrfToken, viewer, environment)}
+      <button type="submit">Redeliver the event</button>
+    </form>
+    <p><a href="${pageUrl('/dashboard/events', viewer, environment)}">Back to the events</a></p>`,
+  );
+}

@@ -1,0 +1,367 @@
+import { mkdirSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebhookDeliverer } from '../../src/jobs/webhook-deliverer.js';
+import { verifyWebhook } from '../../src/kit/webhooks.js';
+import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
+import { addUserToWorkspace } from '../../src/modules/users/users.service.js';
+import { createWebhookSender } from '../../src/modules/webhooks/sender.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { BROWSER_AVAILABLE, launchBrowser } from '../helpers/browser.js';
+import { DIALECTS } from '../helpers/databases.js';
+import {
+  startWebhookReceiver,
+  testNetwork,
+  type WebhookReceiver,
+} from '../helpers/webhook-receiver.js';
+
+/** The folder of the dashboard's screenshots (test/dashboard/dashboard-browser.test.ts). */
+const SCREENSHOTS = 'test-output/screenshots';
+const WIDTHS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+];
+// A sandbox timeline (docs/sandbox.md): the first run records a change of legal status.
+const WINDING = 'GB999000341';
+
+describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
+  'monitors and events in Chromium [%s]',
+  (dialect) => {
+    let t: TestApp;
+    let browser: Browser;
+    let receiver: WebhookReceiver;
+    let origin: string;
+    let password: string;
+    let workspaceId: string;
+    let otherWorkspaceId: string;
+    const email = 'monitors@example.com';
+    // The webhook worker, as `firmwatch worker` runs it, on a network where hooks.example.com is
+    // the test receiver: the tests run its tick() where a worker would.
+    const sender = createWebhookSender({ network: testNetwork() });
+    const deliver = () =>
+      createWebhookDeliverer(
+        t.database,
+        { clock: t.clock },
+        { owner: 'dash-worker', sender },
+      ).tick();
+
+    beforeAll(async () => {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      t = await startTestApp({ dialect });
+      receiver = await startWebhookReceiver();
+      origin = new URL(t.baseUrl).origin;
+      const deps = { clock: t.clock, newId: t.newId };
+      workspaceId = (await createWorkspace(t.database.db, deps, { name: 'Acme monitoring' })).id;
+      const added = await addUserToWorkspace(t.database.db, deps, {
+        email,
+        workspaceId,
+        role: 'owner',
+      });
+      password = added.password as string;
+      otherWorkspaceId = (await createWorkspace(t.database.db, deps, { name: 'Elsewhere' })).id;
+      await addUserToWorkspace(t.database.db, deps, { email, workspaceId: otherWorkspaceId });
+      browser = await launchBrowser();
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await sender.close();
+      await receiver?.close();
+      await t?.close();
+    });
+
+    async function signIn(context: BrowserContext): Promise<Page> {
+      const page = await context.newPage();
+      await page.goto(`${origin}/dashboard/sign-in`);
+      await page.getByLabel('Email address').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForLoadState();
+      return page;
+    }
+
+    /** No serious or critical axe violations, and a screenshot at each width. */
+    async function checkPage(page: Page, name: string): Promise<void> {
+      for (const size of WIDTHS) {
+        await page.setViewportSize({ width: size.width, height: size.height });
+        const results = await new AxeBuilder({ page }).analyze();
+        const grave = results.violations.filter(
+          (v) => v.impact === 'serious' || v.impact === 'critical',
+        );
+        expect(
+          grave.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+          `${name} at ${size.name}`,
+        ).toEqual([]);
+        // Nothing of these pages is wider than a phone's screen but what scrolls inside its own box
+        // (the header is the layout's, and not these pages' to check).
+        if (size.name === 'phone') {
+          const wide = await page.evaluate((limit) => {
+            const inScroller = (el: Element) => el.closest('.table-wrap, pre');
+            return [...document.querySelectorAll('main *')]
+              .filter((el) => el.getBoundingClientRect().right > limit + 1 && !inScroller(el))
+              .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
+          }, size.width);
+          expect(wide, `${name}: wider than a phone`).toEqual([]);
+        }
+        await page.screenshot({
+          path: `${SCREENSHOTS}/dashboard-${dialect}-${name}-${size.name}.png`,
+          fullPage: true,
+        });
+      }
+    }
+
+    const h1 = (page: Page) => page.getByRole('heading', { level: 1 }).innerText();
+    const status = (page: Page) => page.getByRole('status').first().innerText();
+    const listUrl = (path: string) =>
+      `${origin}/dashboard/${path}?workspace=${workspaceId}&environment=sandbox`;
+
+    /** Creates a monitor of the timeline number from the form, with or without a webhook URL. */
+    async function createMonitor(page: Page, webhookUrl: string): Promise<void> {
+      await page.goto(listUrl('monitors'));
+      await page.getByRole('link', { name: 'Create a monitor' }).click();
+      await page.getByLabel('Identifier', { exact: true }).fill(WINDING);
+      await page.getByLabel('Country').fill('GB');
+      await page.getByLabel('Webhook URL (optional)').fill(webhookUrl);
+      await page.getByRole('button', { name: 'Create the monitor' }).click();
+      await page.waitForLoadState();
+    }
+
+    it('creates a monitor with a webhook (secret once), runs it, delivers, shows the attempts and redelivers', async () => {
+      const context = await browser.newContext();
+      const page = await signIn(context);
+      await page.goto(listUrl('monitors'));
+      expect(await h1(page)).toBe('Monitors');
+      expect(await page.locator('main').innerText()).toContain('No monitors in sandbox yet.');
+      await checkPage(page, 'monitors-empty');
+
+      // A refused URL (the API's SSRF rules) is shown next to its field, the form kept as typed.
+      await createMonitor(page, 'https://localhost/hook');
+      expect(await h1(page)).toBe('Create a monitor in sandbox');
+      expect(await page.getByRole('alert').innerText()).toContain('There is a problem');
+      const urlField = page.getByLabel('Webhook URL (optional)');
+      expect(await urlField.inputValue()).toBe('https://localhost/hook');
+      const describedBy = (await urlField.getAttribute('aria-describedby')) ?? '';
+      expect(describedBy).toContain('webhook_url-error');
+      expect(await page.locator('#webhook_url-error').innerText()).toMatch(/localhost/i);
+      expect(await page.getByLabel('Identifier', { exact: true }).inputValue()).toBe(WINDING);
+      await checkPage(page, 'monitor-new-error');
+
+      await urlField.fill(receiver.url());
+      await page.getByRole('button', { name: 'Create the monitor' }).click();
+      await page.waitForLoadState();
+      expect(await h1(page)).toBe('Monitor created');
+      expect(await page.getByRole('note').innerText()).toContain('It will not be shown again');
+      const secret = (await page.locator('#signing-secret').innerText()).trim();
+      expect(secret).toMatch(/^svcwhsec_/);
+      await checkPage(page, 'monitor-created');
+
+      await page.getByRole('link', { name: 'Go to the monitor' }).click();
+      expect(await h1(page)).toBe('Sandbox Timeline Winding Ltd');
+      const monitorUrl = page.url();
+      const monitorId = /\/monitors\/(mon_[^?]+)/.exec(monitorUrl)?.[1] as string;
+      // Never again: not on the monitor page, nor in the list.
+      expect(await page.content()).not.toContain(secret);
+      expect(await page.locator('main').innerText()).toContain('active');
+      expect(await page.locator('main').innerText()).toContain('No events yet.');
+      await checkPage(page, 'monitor');
+
+      await page.getByRole('button', { name: 'Run now' }).click();
+      await page.waitForLoadState();
+      expect(await status(page)).toMatch(/The run found a change: event evt_\S+ was recorded/);
+      const timeline = page.getByRole('table', { name: 'Events of this monitor' });
+      expect(await timeline.innerText()).toContain('vat.monitor.change_detected');
+      expect(await timeline.innerText()).toContain('pending, 0 attempts');
+      await checkPage(page, 'monitor-after-run');
+
+      // What the dashboard did is the dashboard's: the baseline and the run, source dashboard.
+      const key = await t.createKey({ workspaceId, scopes: ['usage:read'] });
+      const usage = (await (
+        await fetch(`${t.baseUrl}/usage`, { headers: { authorization: `Bearer ${key.key}` } })
+      ).json()) as { by_source: Array<{ source: string; requests: number }> };
+      expect(usage.by_source.map((row) => row.source)).toEqual(['dashboard']);
+
+      // The worker delivers it to the receiver; the event page shows the attempt.
+      expect(await deliver()).toMatchObject({ claimed: 1, delivered: 1 });
+      expect(receiver.received).toHaveLength(1);
+      const first = receiver.received[0];
+      if (!first) throw new Error('nothing arrived');
+      // The secret shown once is the one the deliveries are signed with.
+      const verified = verifyWebhook({
+        secret,
+        headers: first.headers,
+        rawBody: first.rawBody,
+        now: t.clock.now(),
+      });
+      await page.reload();
+      await timeline.getByRole('link').first().click();
+      await page.waitForLoadState();
+      expect(await h1(page)).toBe('Event vat.monitor.change_detected');
+      expect(page.url()).toContain(`/dashboard/events/${verified.eventId}`);
+      // The envelope is the stored body: byte for byte what the receiver got.
+      expect(await page.locator('#envelope-raw').textContent()).toBe(first.rawBody.toString());
+      expect(await page.locator('main').innerText()).toContain('This is the stored body');
+      const attempts = page.getByRole('table', { name: /^Attempts of the delivery/ });
+      const attemptText = await attempts.innerText();
+      expect(attemptText).toContain('127.0.0.1');
+      expect(attemptText).toMatch(/\b200\b/);
+      expect(attemptText).toContain('ok');
+      expect(attemptText).toMatch(/\d+ ms/);
+      await checkPage(page, 'event');
+
+      await page.getByRole('button', { name: 'Redeliver the event' }).click();
+      await page.waitForLoadState();
+      expect(await status(page)).toMatch(/A new delivery dlv_\S+ to https:\/\/hooks\.example\.com/);
+      expect(await deliver()).toMatchObject({ claimed: 1, delivered: 1 });
+      expect(receiver.received).toHaveLength(2);
+      expect(receiver.received[1]?.rawBody.equals(first.rawBody)).toBe(true);
+      await page.reload();
+      expect(await page.getByRole('table', { name: /^Attempts of the delivery/ }).count()).toBe(2);
+      expect(await page.getByRole('heading', { level: 3, name: /^Delivery dlv_/ }).count()).toBe(2);
+      await checkPage(page, 'event-redelivered');
+
+      await page.getByRole('link', { name: 'Events', exact: true }).click();
+      await page.waitForLoadState();
+      expect(await h1(page)).toBe('Monitoring events');
+      expect(await page.getByRole('table', { name: 'Monitoring events' }).innerText()).toContain(
+        monitorId,
+      );
+      await checkPage(page, 'events');
+      await context.close();
+    });
+
+    it('pauses and resumes, changes the webhook URL (a new secret once), and archives after a confirmation', async () => {
+      const context = await browser.newContext();
+      const page = await signIn(context);
+      await createMonitor(page, '');
+      expect(await page.locator('main').innerText()).toContain('It has no webhook URL');
+      expect(await page.locator('#signing-secret').count()).toBe(0);
+      await page.getByRole('link', { name: 'Go to the monitor' }).click();
+      const monitorId = /\/monitors\/(mon_[^?]+)/.exec(page.url())?.[1] as string;
+
+      await page.getByRole('button', { name: 'Pause the monitor' }).click();
+      await page.waitForLoadState();
+      expect(await status(page)).toContain('The monitor is paused');
+      expect(await page.locator('dl.facts').first().innerText()).toMatch(/Status\s+paused/);
+      await checkPage(page, 'monitor-paused');
+      await page.getByRole('button', { name: 'Resume the monitor' }).click();
+      await page.waitForLoadState();
+      expect(await status(page)).toContain('The monitor is resumed');
+      const timeline = await page
+        .getByRole('table', { name: 'Events of this monitor' })
+        .innerText();
+      expect(timeline).toContain('vat.monitor.paused');
+      expect(timeline).toContain('vat.monitor.resumed');
+      expect(timeline).toContain('no webhook');
+
+      // A refused URL is shown at its field; a good one answers with a new secret, once.
+      const field = page.getByLabel('New webhook URL');
+      await field.fill('https://hooks.internal/x');
+      await page.getByRole('button', { name: 'Change the webhook URL' }).click();
+      await page.waitForLoadState();
+      expect(await page.locator('#webhook_url-error').innerText()).not.toBe('');
+      expect(await page.getByLabel('New webhook URL').inputValue()).toBe(
+        'https://hooks.internal/x',
+      );
+      await page.getByLabel('New webhook URL').fill(receiver.url('/v2'));
+      await page.getByRole('button', { name: 'Change the webhook URL' }).click();
+      await page.waitForLoadState();
+      expect(await h1(page)).toBe('Webhook URL changed');
+      const secret = (await page.locator('#signing-secret').innerText()).trim();
+      expect(secret).toMatch(/^svcwhsec_/);
+      await checkPage(page, 'webhook-changed');
+      await page.getByRole('link', { name: 'Back to the monitor' }).click();
+      expect(await page.locator('main').innerText()).toContain(receiver.url('/v2'));
+      expect(await page.content()).not.toContain(secret);
+
+      await page.getByRole('link', { name: 'Archive…' }).click();
+      expect(await h1(page)).toMatch(/^Archive .*\?$/);
+      await checkPage(page, 'monitor-archive-confirm');
+      // Nothing is archived before the confirmation.
+      const monitorPage = `${origin}/dashboard/monitors/${monitorId}?workspace=${workspaceId}&environment=sandbox`;
+      expect((await context.request.get(monitorPage)).status()).toBe(200);
+      await page.getByRole('button', { name: 'Archive the monitor' }).click();
+      await page.waitForLoadState();
+      expect(new URL(page.url()).pathname).toBe('/dashboard/monitors');
+      expect(await status(page)).toContain('The monitor is archived');
+      expect(await page.locator('main').innerText()).not.toContain(monitorId);
+      await checkPage(page, 'monitors');
+      expect((await context.request.get(monitorPage)).status()).toBe(404);
+      await context.close();
+    });
+
+    it('a form posted twice runs once, forms need their CSRF token, and other workspaces and environments are not reachable', async () => {
+      const context = await browser.newContext();
+      const page = await signIn(context);
+      await page.goto(listUrl('monitors/new'));
+      const form = page.locator('form[action="/dashboard/monitors"]');
+      const value = (name: string) => form.locator(`input[name=${name}]`).inputValue();
+      const posted = {
+        _csrf: await value('_csrf'),
+        workspace: workspaceId,
+        environment: 'sandbox',
+        idempotency_key: await value('idempotency_key'),
+        identifier_type: 'vat_number',
+        identifier: 'GB999000354',
+        country_code: 'GB',
+        cadence: 'weekly',
+        watched_fields: 'legal_name',
+      };
+      const one = await context.request.post(`${origin}/dashboard/monitors`, { form: posted });
+      const two = await context.request.post(`${origin}/dashboard/monitors`, { form: posted });
+      expect([one.status(), two.status()]).toEqual([201, 201]);
+      const idOf = async (r: typeof one) => /\/monitors\/(mon_[^?"]+)/.exec(await r.text())?.[1];
+      expect(await idOf(two)).toBe(await idOf(one));
+      await page.goto(listUrl('monitors'));
+      expect(await page.locator('tbody tr', { hasText: 'GB999000354' }).count()).toBe(1);
+
+      const withoutToken = await context.request.post(`${origin}/dashboard/monitors`, {
+        form: { ...posted, _csrf: '', idempotency_key: crypto.randomUUID() },
+        maxRedirects: 0,
+      });
+      expect(withoutToken.status()).toBe(403);
+      const monitorId = (await idOf(one)) as string;
+      const run = await context.request.post(`${origin}/dashboard/monitors/${monitorId}/run`, {
+        form: { workspace: workspaceId, environment: 'sandbox' },
+        maxRedirects: 0,
+      });
+      expect(run.status()).toBe(403);
+
+      // The monitor is the sandbox's of this workspace: not the live one's, not another's.
+      const detail = (workspace: string, environment: string) =>
+        context.request.get(
+          `${origin}/dashboard/monitors/${monitorId}?workspace=${workspace}&environment=${environment}`,
+        );
+      expect((await detail(workspaceId, 'sandbox')).status()).toBe(200);
+      expect((await detail(workspaceId, 'live')).status()).toBe(404);
+      expect((await detail(otherWorkspaceId, 'sandbox')).status()).toBe(404);
+      // Same for an event, its delivery log and its redelivery.
+      const events = await context.request.get(listUrl('events'));
+      const eventId = /\/events\/(evt_[^?"]+)/.exec(await events.text())?.[1] as string;
+      expect(eventId).toBeDefined();
+      const eventPage = (workspace: string, environment: string) =>
+        context.request.get(
+          `${origin}/dashboard/events/${eventId}?workspace=${workspace}&environment=${environment}`,
+        );
+      expect((await eventPage(workspaceId, 'sandbox')).status()).toBe(200);
+      expect((await eventPage(workspaceId, 'live')).status()).toBe(404);
+      expect((await eventPage(otherWorkspaceId, 'sandbox')).status()).toBe(404);
+      const token = await page.locator('input[name=_csrf]').first().inputValue();
+      const redeliver = await context.request.post(
+        `${origin}/dashboard/events/${eventId}/redeliver`,
+        {
+          form: { _csrf: token, workspace: otherWorkspaceId, environment: 'sandbox' },
+          maxRedirects: 0,
+        },
+      );
+      expect(redeliver.status()).toBe(404);
+
+      // Signed out, none of these pages is reachable.
+      for (const path of ['/monitors', `/monitors/${monitorId}`, '/events', `/events/${eventId}`]) {
+        const response = await fetch(`${origin}/dashboard${path}`, { redirect: 'manual' });
+        expect(response.status, path).toBe(303);
+        expect(response.headers.get('location')).toBe('/dashboard/sign-in');
+      }
+      await context.close();
+    });
+  },
+);
