@@ -1,3 +1,6 @@
+import { americasAsiaPacificNames } from './rules/world-americas-asia-pacific.js';
+import { europeAfricaNames } from './rules/world-europe-africa.js';
+
 /** Names of the countries the service publishes rules for (English short names, ISO 3166-1). */
 export const COUNTRY_NAMES: Record<string, string> = {
   AT: 'Austria',
@@ -35,4 +38,6 @@ export const COUNTRY_NAMES: Record<string, string> = {
   SI: 'Slovenia',
   SK: 'Slovakia',
   US: 'United States',
+  ...americasAsiaPacificNames,
+  ...europeAfricaNames,
 };

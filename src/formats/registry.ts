@@ -14,6 +14,8 @@ import {
   unitedStatesRules,
 } from './rules/other.js';
 import { euVatRules } from './rules/vat-eu.js';
+import { americasAsiaPacificRules } from './rules/world-americas-asia-pacific.js';
+import { europeAfricaRules } from './rules/world-europe-africa.js';
 
 /** Every published rule: the one list behind checks, GET /countries and docs/formats.md. */
 export const FORMAT_RULES: readonly FormatRule[] = [
@@ -26,6 +28,8 @@ export const FORMAT_RULES: readonly FormatRule[] = [
   ...unitedStatesRules,
   ...otherRules,
   ...euRegistrationRules,
+  ...americasAsiaPacificRules,
+  ...europeAfricaRules,
 ].sort((a, b) =>
   a.countryCode === b.countryCode
     ? a.identifierType.localeCompare(b.identifierType)

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { FormatCheck, IdentifierType } from '../../src/formats/format-rule.js';
 import { checkFormat, FORMAT_RULES, findFormatRule } from '../../src/formats/registry.js';
-import { VECTORS } from './vectors.js';
+import { VECTORS as CORE_VECTORS } from './vectors.js';
+import { AMERICAS_ASIA_PACIFIC_VECTORS } from './vectors-americas-asia-pacific.js';
+import { EUROPE_AFRICA_VECTORS } from './vectors-europe-africa.js';
+
+const VECTORS = {
+  ...CORE_VECTORS,
+  ...AMERICAS_ASIA_PACIFIC_VECTORS,
+  ...EUROPE_AFRICA_VECTORS,
+};
 
 const REASONS: readonly FormatCheck[] = ['length', 'characters', 'checksum', 'prefix', 'component'];
 const MIN_VECTORS = 3;

@@ -30,10 +30,15 @@ export interface RuleVectors {
   invalid: InvalidVector[];
 }
 
-const v = (input: string, normalized: string, source: string, knownBug?: string): ValidVector =>
+export const v = (
+  input: string,
+  normalized: string,
+  source: string,
+  knownBug?: string,
+): ValidVector =>
   knownBug ? { input, normalized, source, knownBug } : { input, normalized, source };
 
-const x = (
+export const x = (
   input: string,
   source: string,
   reason?: FormatCheck,
