@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PLAYGROUND_ASSETS } from './pages/playground-assets.js';
 
 /**
  * The dashboard's only assets, kept in the module so that they ship inside dist/ with the code
@@ -78,4 +79,5 @@ function asset(body: string, type: string): Asset {
 export const ASSETS: Record<string, Asset> = {
   'dashboard.css': asset(CSS, 'text/css; charset=utf-8'),
   'copy.js': asset(COPY_JS, 'text/javascript; charset=utf-8'),
+  ...PLAYGROUND_ASSETS,
 };

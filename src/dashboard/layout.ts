@@ -16,6 +16,9 @@ export interface PageContext {
 /** The navigation; later pages (usage, playground, monitors, events) add themselves here. */
 const NAV = [
   { href: '/dashboard/keys', label: 'API keys' },
+  { href: '/dashboard/usage', label: 'Usage' },
+  { href: '/dashboard/checks', label: 'Checks' },
+  { href: '/dashboard/companies', label: 'Companies' },
   { href: '/dashboard/monitors', label: 'Monitors' },
   { href: '/dashboard/events', label: 'Events' },
   { href: '/dashboard/oauth/clients', label: 'MCP clients' },
