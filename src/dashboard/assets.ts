@@ -18,7 +18,8 @@ header.top { background: #15212f; color: #fff; padding: .75rem 1rem; display: fl
   gap: .75rem 1.5rem; align-items: center; }
 header.top a { color: #fff; }
 header.top .brand { font-weight: 700; text-decoration: none; margin-right: auto; }
-header.top nav ul { list-style: none; margin: 0; padding: 0; display: flex; gap: 1rem; }
+header.top nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap;
+  gap: .25rem 1rem; }
 header.top form { margin: 0; display: flex; gap: .5rem; align-items: center; }
 header.top label { font-size: .9rem; }
 header.top button { background: transparent; color: #fff; border: 1px solid #fff; }
