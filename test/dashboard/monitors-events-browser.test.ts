@@ -10,6 +10,7 @@ import { createWebhookSender } from '../../src/modules/webhooks/sender.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BROWSER_AVAILABLE, launchBrowser } from '../helpers/browser.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { post, readJson, send } from '../helpers/http.js';
 import {
   startWebhookReceiver,
   testNetwork,
@@ -95,12 +96,11 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
         // Nothing of these pages is wider than a phone's screen but what scrolls inside its own box
         // (the header is the layout's, and not these pages' to check).
         if (size.name === 'phone') {
-          const wide = await page.evaluate((limit) => {
-            const inScroller = (el: Element) => el.closest('.table-wrap, pre');
-            return [...document.querySelectorAll('main *')]
-              .filter((el) => el.getBoundingClientRect().right > limit + 1 && !inScroller(el))
-              .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
-          }, size.width);
+          // A string, run in the page: the tests are type-checked without the DOM library.
+          const wide = await page.evaluate(`[...document.querySelectorAll('main *')]
+            .filter((el) => el.getBoundingClientRect().right > ${size.width + 1}
+              && !el.closest('.table-wrap, pre'))
+            .map((el) => el.tagName.toLowerCase() + '.' + el.className)`);
           expect(wide, `${name}: wider than a phone`).toEqual([]);
         }
         await page.screenshot({
@@ -361,6 +361,72 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
         expect(response.status, path).toBe(303);
         expect(response.headers.get('location')).toBe('/dashboard/sign-in');
       }
+      await context.close();
+    });
+
+    it('a delivery still being retried is brought forward, not doubled; a refusal in live is shown', async () => {
+      // A monitor made through the API, whose receiver answers 500: its delivery retries.
+      const key = await t.createKey({ workspaceId });
+      receiver.reply = (request) =>
+        request.url === '/flaky' ? { status: 500, body: 'down' } : { status: 200, body: 'ok' };
+      const created = await readJson(
+        await post(
+          t.baseUrl,
+          '/monitors',
+          {
+            identifier_type: 'vat_number',
+            identifier: WINDING,
+            country_code: 'GB',
+            webhook_url: receiver.url('/flaky'),
+          },
+          key.key,
+        ),
+      );
+      const monitorPath = `/monitors/${created.monitor.id}/run`;
+      const run = await readJson(await send(t.baseUrl, 'POST', monitorPath, key.key, {}));
+      const eventId: string = run.event_id;
+      expect(await deliver()).toMatchObject({ claimed: 1, retrying: 1 });
+
+      const context = await browser.newContext();
+      const page = await signIn(context);
+      await page.goto(`${listUrl(`events/${eventId}`)}`);
+      expect(await page.locator('dl.facts').innerText()).toContain('retrying, 1 attempt, last 500');
+      const attempts = page.getByRole('table', { name: /^Attempts of the delivery/ });
+      expect(await attempts.innerText()).toContain('down');
+      expect(await page.locator('main').innerText()).toContain('next attempt');
+      await checkPage(page, 'event-retrying');
+      await page.getByRole('button', { name: 'Redeliver the event' }).click();
+      await page.waitForLoadState();
+      expect(await status(page)).toMatch(
+        /was still being retried: its next attempt was brought forward to now/,
+      );
+      // Due now (the retry was minutes away): the worker attempts it at once, in the same delivery.
+      expect(await deliver()).toMatchObject({ claimed: 1, retrying: 1 });
+      await page.reload();
+      expect(await page.getByRole('heading', { level: 3, name: /^Delivery dlv_/ }).count()).toBe(1);
+      expect(await attempts.locator('tbody tr').count()).toBe(2);
+      receiver.reply = () => ({ status: 200, body: 'ok' });
+
+      // Live, where this test app has no registry source: the operation's own refusal (422, before
+      // any billing), its detail at the top and its field error at the identifier type.
+      await page.goto(`${origin}/dashboard/monitors/new?workspace=${workspaceId}&environment=live`);
+      expect(await h1(page)).toBe('Create a monitor in live');
+      await page.getByLabel('Identifier', { exact: true }).fill('GB999000354');
+      await page.getByLabel('Country').fill('GB');
+      const [response] = await Promise.all([
+        page.waitForResponse(
+          (r) => r.url().endsWith('/dashboard/monitors') && r.request().method() === 'POST',
+        ),
+        page.getByRole('button', { name: 'Create the monitor' }).click(),
+      ]);
+      expect(response.status()).toBe(422);
+      expect(await page.getByRole('alert').innerText()).toContain(
+        'No registry source covers vat_number numbers in GB in the live environment',
+      );
+      expect(await page.locator('#identifier_type-error').innerText()).toContain(
+        'has no registry source in GB here',
+      );
+      await checkPage(page, 'monitor-new-live-refused');
       await context.close();
     });
   },

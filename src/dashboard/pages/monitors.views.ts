@@ -106,7 +106,7 @@ export function newMonitorPage(page: MonitorPage, form: MonitorForm, problem?: P
       <div>
         <label for="identifier_type">Identifier type</label>
         ${fieldError('identifier_type', errors.get('/identifier_type'))}
-        <select id="identifier_type" name="identifier_type">
+        <select id="identifier_type" name="identifier_type" ${describedBy('identifier_type', errors.get('/identifier_type'))}>
           ${IDENTIFIER_TYPES.map((type) => html`<option value="${type}" ${type === form.identifier_type ? html`selected` : ''}>${label(type)}</option>`)}
         </select>
       </div>
@@ -115,7 +115,7 @@ export function newMonitorPage(page: MonitorPage, form: MonitorForm, problem?: P
       <div>
         <label for="cadence">Cadence</label>
         ${fieldError('cadence', errors.get('/cadence'))}
-        <select id="cadence" name="cadence">
+        <select id="cadence" name="cadence" ${describedBy('cadence', errors.get('/cadence'))}>
           ${MONITOR_CADENCES.map((cadence) => html`<option value="${cadence}" ${cadence === form.cadence ? html`selected` : ''}>${cadence}</option>`)}
         </select>
       </div>
