@@ -74,7 +74,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
           `${name} at ${size.name}`,
         ).toEqual([]);
         // Nothing wider than the screen: wide tables scroll inside their own wrapper.
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
         expect(width, `${name} at ${size.name}`).toBeLessThanOrEqual(size.width);
         await page.screenshot({
           path: `${SCREENSHOTS}/dashboard-${dialect}-${name}-${size.name}.png`,
