@@ -93,11 +93,10 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
           grave.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
           `${name} at ${size.name}`,
         ).toEqual([]);
-        // Nothing of these pages is wider than a phone's screen but what scrolls inside its own box
-        // (the header is the layout's, and not these pages' to check).
+        // Nothing is wider than a phone's screen but what scrolls inside its own box.
         if (size.name === 'phone') {
           // A string, run in the page: the tests are type-checked without the DOM library.
-          const wide = await page.evaluate(`[...document.querySelectorAll('main *')]
+          const wide = await page.evaluate(`[...document.querySelectorAll('body *')]
             .filter((el) => el.getBoundingClientRect().right > ${size.width + 1}
               && !el.closest('.table-wrap, pre'))
             .map((el) => el.tagName.toLowerCase() + '.' + el.className)`);
@@ -252,6 +251,19 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       expect(timeline).toContain('vat.monitor.paused');
       expect(timeline).toContain('vat.monitor.resumed');
       expect(timeline).toContain('no webhook');
+
+      // An event recorded without a webhook URL: nothing stored, and nowhere to redeliver it to.
+      await page
+        .getByRole('table', { name: 'Events of this monitor' })
+        .getByRole('link', { name: /vat\.monitor\.paused/ })
+        .click();
+      await page.waitForLoadState();
+      expect(await page.locator('main').innerText()).toContain('No webhook deliveries');
+      await page.getByRole('button', { name: 'Redeliver the event' }).click();
+      await page.waitForLoadState();
+      expect(await page.getByRole('alert').innerText()).toContain('has no webhook URL to deliver');
+      await checkPage(page, 'event-redeliver-refused');
+      await page.goto(listUrl(`monitors/${monitorId}`));
 
       // A refused URL is shown at its field; a good one answers with a new secret, once.
       const field = page.getByLabel('New webhook URL');

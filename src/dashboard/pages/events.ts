@@ -2,19 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpProblem } from '../../http/problems.js';
 import { deliveryLog, redeliverEvent } from '../../modules/webhooks/deliveries.service.js';
 import { listDeliveriesOfEvent } from '../../modules/webhooks/deliveries.store.js';
-import { errorPage } from '../layout.js';
 import { callApi } from './api.js';
 import type { List, MonitorEvent } from './api-types.js';
-import type { DashboardPageContext, RegisterPages } from './context.js';
-import { type EventPage, eventPage, eventsListPage } from './events.views.js';
-import {
-  environmentOf,
-  type Form,
-  field,
-  PAGE_QUERY,
-  type PageQuery,
-  pageUrl,
-} from './page-parts.js';
+import type { RegisterPages } from './context.js';
+import { eventPage, eventsListPage } from './events.views.js';
+import { PAGE_QUERY, type PageQuery, pageUrl } from './page-parts.js';
+import { type PageScope, pageScope, problemPage } from './scope.js';
 
 const idParam = { params: { type: 'object', properties: { id: { type: 'string' } } } } as const;
 
@@ -32,26 +25,8 @@ function doneMessage(query: PageQuery, urlOf: (deliveryId: string) => string | u
 
 /** Monitoring events: list, detail with the delivered envelope, the delivery log, redelivery. */
 export const registerEventPages: RegisterPages = (app, ctx) => {
-  async function scopeOf(request: FastifyRequest, reply: FastifyReply, from: 'query' | 'form') {
-    const form = request.body as Form;
-    const source =
-      from === 'query'
-        ? (request.query as PageQuery)
-        : { workspace: field(form, 'workspace'), environment: field(form, 'environment') };
-    const viewer = await ctx.viewerOf(request, source.workspace || undefined);
-    if (!viewer) {
-      ctx.noWorkspace(reply);
-      return undefined;
-    }
-    const environment = environmentOf(source.environment);
-    const page = (title: string): EventPage => ({
-      title,
-      csrfToken: ctx.csrfToken(reply),
-      viewer,
-      environment,
-    });
-    return { viewer, environment, page };
-  }
+  const scopeOf = (request: FastifyRequest, reply: FastifyReply, from: 'query' | 'form') =>
+    pageScope(ctx, request, reply, from);
 
   app.get(
     '/events',
@@ -95,7 +70,7 @@ export const registerEventPages: RegisterPages = (app, ctx) => {
   async function showEvent(
     request: FastifyRequest,
     reply: FastifyReply,
-    scope: NonNullable<Awaited<ReturnType<typeof scopeOf>>>,
+    scope: PageScope,
     eventId: string,
     messages: { query?: PageQuery; error?: { detail: string; status: number } } = {},
   ) {
@@ -165,13 +140,3 @@ export const registerEventPages: RegisterPages = (app, ctx) => {
     },
   );
 };
-
-function problemPage(
-  ctx: DashboardPageContext,
-  reply: FastifyReply,
-  page: EventPage,
-  problem: { status: number; detail: string },
-) {
-  const heading = problem.status === 404 ? 'Not found' : 'The request was refused';
-  return ctx.send(reply, errorPage(page, heading, problem.detail), problem.status);
-}

@@ -1,8 +1,7 @@
-import type { EnvironmentName } from '../../db/schema.js';
 import type { MonitorChange } from '../../modules/monitors/monitors.schemas.js';
 import type { DeliveryLogEntry } from '../../modules/webhooks/deliveries.service.js';
 import { type Html, html } from '../html.js';
-import { errorSummary, layout, type PageContext, type Viewer } from '../layout.js';
+import { errorSummary, layout } from '../layout.js';
 import type { MonitorEvent } from './api-types.js';
 import { monitoringStyles } from './monitoring-assets.js';
 import {
@@ -13,8 +12,9 @@ import {
   pageUrl,
   when,
 } from './page-parts.js';
+import type { ScopedPage } from './scope.js';
 
-export type EventPage = PageContext & { viewer: Viewer; environment: EnvironmentName };
+export type EventPage = ScopedPage;
 
 const eventUrl = (page: EventPage, id: string) =>
   pageUrl(`/dashboard/events/${id}`, page.viewer, page.environment);

@@ -1,8 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { EnvironmentName } from '../../db/schema.js';
 import type { Problem } from '../../http/problems.js';
 import { WATCHED_FIELDS } from '../../modules/monitors/monitors.schemas.js';
-import { errorPage, type Viewer } from '../layout.js';
 import { callApi, idempotencyKeyOf, newIdempotencyKey } from './api.js';
 import type {
   List,
@@ -12,12 +10,11 @@ import type {
   MonitorRun,
   MonitorUpdated,
 } from './api-types.js';
-import type { DashboardPageContext, RegisterPages } from './context.js';
+import type { RegisterPages } from './context.js';
 import { registerMonitoringAssets } from './monitoring-assets.js';
 import {
   archiveConfirmPage,
   type MonitorForm,
-  type MonitorPage,
   monitorCreatedPage,
   monitorPage,
   monitorsListPage,
@@ -25,15 +22,8 @@ import {
   newMonitorPage,
   webhookChangedPage,
 } from './monitors.views.js';
-import {
-  environmentOf,
-  type Form,
-  field,
-  fields,
-  PAGE_QUERY,
-  type PageQuery,
-  pageUrl,
-} from './page-parts.js';
+import { type Form, field, fields, PAGE_QUERY, type PageQuery, pageUrl } from './page-parts.js';
+import { type PageScope, pageScope, problemPage } from './scope.js';
 
 /** How many events of a monitor its page shows; the rest are on the events list. */
 const TIMELINE_LENGTH = 20;
@@ -63,29 +53,8 @@ const idParam = { params: { type: 'object', properties: { id: { type: 'string' }
 /** Monitors: list, create (the signing secret shown once), detail and its actions. */
 export const registerMonitorPages: RegisterPages = (app, ctx) => {
   registerMonitoringAssets(app);
-  /** The viewer and the environment of a GET (query) or a form post (body). */
-  async function scopeOf(request: FastifyRequest, reply: FastifyReply, from: 'query' | 'form') {
-    const source =
-      from === 'query'
-        ? (request.query as PageQuery)
-        : {
-            workspace: field(request.body as Form, 'workspace'),
-            environment: field(request.body as Form, 'environment'),
-          };
-    const viewer = await ctx.viewerOf(request, source.workspace || undefined);
-    if (!viewer) {
-      ctx.noWorkspace(reply);
-      return undefined;
-    }
-    const environment = environmentOf(source.environment);
-    const page = (title: string): MonitorPage => ({
-      title,
-      csrfToken: ctx.csrfToken(reply),
-      viewer,
-      environment,
-    });
-    return { viewer, environment, page };
-  }
+  const scopeOf = (request: FastifyRequest, reply: FastifyReply, from: 'query' | 'form') =>
+    pageScope(ctx, request, reply, from);
 
   const id = (request: FastifyRequest) => (request.params as { id: string }).id;
 
@@ -178,7 +147,7 @@ export const registerMonitorPages: RegisterPages = (app, ctx) => {
   async function showMonitor(
     request: FastifyRequest,
     reply: FastifyReply,
-    scope: { viewer: Viewer; environment: EnvironmentName; page: (title: string) => MonitorPage },
+    scope: PageScope,
     monitorId: string,
     messages: { notice?: string; problem?: Problem; webhookUrl?: string } = {},
   ) {
@@ -323,14 +292,3 @@ export const registerMonitorPages: RegisterPages = (app, ctx) => {
     },
   );
 };
-
-/** A Problem that leaves nothing to show (an unknown or archived monitor, a bad cursor). */
-export function problemPage(
-  ctx: DashboardPageContext,
-  reply: FastifyReply,
-  page: MonitorPage,
-  problem: Problem,
-) {
-  const heading = problem.status === 404 ? 'Not found' : 'The request was refused';
-  return ctx.send(reply, errorPage(page, heading, problem.detail), problem.status);
-}

@@ -1,4 +1,3 @@
-import type { EnvironmentName } from '../../db/schema.js';
 import { IDENTIFIER_TYPES } from '../../formats/format-rule.js';
 import type { Problem } from '../../http/problems.js';
 import {
@@ -7,7 +6,7 @@ import {
   WATCHED_FIELDS,
 } from '../../modules/monitors/monitors.schemas.js';
 import { type Html, html } from '../html.js';
-import { errorSummary, layout, type PageContext, type Viewer } from '../layout.js';
+import { errorSummary, layout } from '../layout.js';
 import { fieldErrors } from './api.js';
 import type { Monitor, MonitorEvent } from './api-types.js';
 import { eventsTable } from './events.views.js';
@@ -22,8 +21,9 @@ import {
   pageUrl,
   when,
 } from './page-parts.js';
+import type { ScopedPage } from './scope.js';
 
-export type MonitorPage = PageContext & { viewer: Viewer; environment: EnvironmentName };
+export type MonitorPage = ScopedPage;
 
 const label = (text: string) => text.replaceAll('_', ' ');
 
