@@ -1,6 +1,3 @@
-import { americasAsiaPacificNames } from './rules/world-americas-asia-pacific.js';
-import { europeAfricaNames } from './rules/world-europe-africa.js';
-
 /** Names of the countries the service publishes rules for (English short names, ISO 3166-1). */
 export const COUNTRY_NAMES: Record<string, string> = {
   AT: 'Austria',
@@ -38,6 +35,12 @@ export const COUNTRY_NAMES: Record<string, string> = {
   SI: 'Slovenia',
   SK: 'Slovakia',
   US: 'United States',
-  ...americasAsiaPacificNames,
-  ...europeAfricaNames,
 };
+
+/**
+ * Adds the names of the countries a rule file publishes (the region files; registry.ts calls it).
+ * This module imports nothing, so the rule modules can all depend on it without a cycle.
+ */
+export function registerCountryNames(names: Record<string, string>): void {
+  Object.assign(COUNTRY_NAMES, names);
+}

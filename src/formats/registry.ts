@@ -1,3 +1,4 @@
+import { registerCountryNames } from './countries.js';
 import {
   cleanIdentifier,
   type FormatOutcome,
@@ -14,8 +15,14 @@ import {
   unitedStatesRules,
 } from './rules/other.js';
 import { euVatRules } from './rules/vat-eu.js';
-import { americasAsiaPacificRules } from './rules/world-americas-asia-pacific.js';
-import { europeAfricaRules } from './rules/world-europe-africa.js';
+import {
+  americasAsiaPacificNames,
+  americasAsiaPacificRules,
+} from './rules/world-americas-asia-pacific.js';
+import { europeAfricaNames, europeAfricaRules } from './rules/world-europe-africa.js';
+
+registerCountryNames(americasAsiaPacificNames);
+registerCountryNames(europeAfricaNames);
 
 /** Every published rule: the one list behind checks, GET /countries and docs/formats.md. */
 export const FORMAT_RULES: readonly FormatRule[] = [

@@ -90,7 +90,9 @@ export function stdnumRule(options: StdnumRuleOptions): FormatRule {
   const outputPrefix = options.outputPrefix;
   const validator = options.validator;
   const checksForeignPrefix = options.identifierType === 'vat_number';
-  const countryName = COUNTRY_NAMES[options.countryCode] ?? options.countryCode;
+  // Looked up when a message needs it, not when the rule is made: countries.ts takes the names
+  // of the region rule files from the modules that make their rules, so it is not ready then.
+  const countryName = () => COUNTRY_NAMES[options.countryCode] ?? options.countryCode;
 
   function check(input: string): FormatOutcome {
     let value = cleanIdentifier(input);
@@ -117,7 +119,7 @@ export function stdnumRule(options: StdnumRuleOptions): FormatRule {
           status: 'invalid',
           normalized: value,
           reason: 'prefix',
-          message: `${foreign.prefix} is the VAT prefix of ${foreign.country}, not of ${countryName}`,
+          message: `${foreign.prefix} is the VAT prefix of ${foreign.country}, not of ${countryName()}`,
         };
       }
     }
