@@ -367,6 +367,27 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       );
       expect(redeliver.status()).toBe(404);
 
+      // The list is paginated by the API's cursor: 25 a page, then "Next page" for the rest.
+      const apiKey = await t.createKey({ workspaceId });
+      const body = { identifier_type: 'vat_number', identifier: WINDING, country_code: 'GB' };
+      for (let i = 0; i < 25; i += 1) {
+        expect((await post(t.baseUrl, '/monitors', body, apiKey.key)).status).toBe(201);
+      }
+      await page.goto(listUrl('monitors'));
+      const ids = async () =>
+        (await page
+          .locator('tbody tr a')
+          .evaluateAll((links) => links.map((link) => link.getAttribute('href')))) as string[];
+      const first = await ids();
+      expect(first).toHaveLength(25);
+      await page.getByRole('link', { name: 'Next page' }).click();
+      await page.waitForLoadState();
+      const second = await ids();
+      expect(second.length).toBeGreaterThan(0);
+      expect(second.filter((href) => first.includes(href))).toEqual([]);
+      const css = await context.request.get(`${origin}/dashboard/assets/monitoring.css`);
+      expect(css.headers()['content-type']).toBe('text/css; charset=utf-8');
+
       // Signed out, none of these pages is reachable.
       for (const path of ['/monitors', `/monitors/${monitorId}`, '/events', `/events/${eventId}`]) {
         const response = await fetch(`${origin}/dashboard${path}`, { redirect: 'manual' });
