@@ -132,8 +132,10 @@ export const registerMonitorPages: RegisterPages = (app, ctx) => {
       },
     });
     if (!created.ok) {
+      // A corrected form is a new request: it gets a new key, whatever the API kept of this one.
+      const again = { ...form, idempotency_key: newIdempotencyKey() };
       const page = scope.page('Create a monitor');
-      return ctx.send(reply, newMonitorPage(page, form, created.problem), created.problem.status);
+      return ctx.send(reply, newMonitorPage(page, again, created.problem), created.problem.status);
     }
     const { monitor, webhook_signing_secret } = created.body;
     return ctx.send(
