@@ -132,6 +132,12 @@ export const EUROPE_AFRICA_VECTORS: Record<string, RuleVectors> = {
   'BY:vat_number': {
     valid: [
       v('200988541', '200988541', 'python-stdnum stdnum/by/unp.py doctest'),
+      v('УНП MA1953684', 'MA1953684', 'python-stdnum stdnum/by/unp.py doctest'),
+      v(
+        'МА1953684',
+        'MA1953684',
+        'python-stdnum tests/test_by_unp.doctest (Cyrillic letters read as Latin)',
+      ),
       v('100217336', '100217336', 'python-stdnum tests/test_by_unp.doctest (numbers found online)'),
       v('192035780', '192035780', 'python-stdnum tests/test_by_unp.doctest (numbers found online)'),
       v('791022114', '791022114', 'python-stdnum tests/test_by_unp.doctest (numbers found online)'),
