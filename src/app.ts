@@ -163,7 +163,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRateLimit(app, deps.rateLimit.store, deps.rateLimit.policies);
   registerAuth(
     app,
-    createKeyVerifier(db, { cacheTtlMs: deps.keyCacheTtlMs }),
+    createKeyVerifier(db, {
+      cacheTtlMs: deps.keyCacheTtlMs,
+      clock: deps.clock,
+      // "Last used" is bookkeeping: a failed write is logged, the request goes on.
+      onTouchError: (err, keyId) => app.log.warn({ err, keyId }, 'API key last use not recorded'),
+    }),
     createAccessTokenVerifier(db, { clock: deps.clock, cacheTtlMs: deps.keyCacheTtlMs }),
   );
   registerIdempotency(app, deps.database, deps.clock);

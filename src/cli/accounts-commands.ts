@@ -13,7 +13,8 @@ import { jsonOption, printResult, type RunCommand } from './output.js';
 
 function describeKey(key: ApiKeySummary): string {
   const state = key.revoked_at ? `revoked ${key.revoked_at}` : 'active';
-  return `${key.id}  ${key.display_prefix}...  ${key.environment}  ${state}  ${key.scopes.join(',')}${key.name ? `  "${key.name}"` : ''}`;
+  const used = key.last_used_at ? `last used ${key.last_used_at}` : 'never used';
+  return `${key.id}  ${key.display_prefix}...  ${key.environment}  ${state}  ${used}  ${key.scopes.join(',')}${key.name ? `  "${key.name}"` : ''}`;
 }
 
 function parseScopesOption(value: string): string[] {

@@ -27,8 +27,10 @@ export function signInPage(
   );
 }
 
-// Last use is not tracked yet: recording it would add a write to every authenticated API request.
-const NOT_TRACKED = '—';
+/** To the minute, UTC: the key verifier records a use at most once a minute. */
+function lastUsed(at: string | null): string {
+  return at ? `${at.slice(0, 16).replace('T', ' ')} UTC` : 'Never';
+}
 
 function keyRow(key: ApiKeySummary, viewer: Viewer): Html {
   const canRevoke = !key.revoked_at && viewer.current.role === 'owner';
@@ -38,7 +40,7 @@ function keyRow(key: ApiKeySummary, viewer: Viewer): Html {
     <td><code>${key.display_prefix}…</code></td>
     <td>${key.scopes.join(', ')}</td>
     <td>${key.created_at.slice(0, 16).replace('T', ' ')} UTC</td>
-    <td>${NOT_TRACKED}</td>
+    <td>${lastUsed(key.last_used_at)}</td>
     <td>${
       key.revoked_at
         ? `Revoked ${key.revoked_at.slice(0, 10)}`

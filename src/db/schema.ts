@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 /*
  * Column conventions, identical on SQLite and PostgreSQL so each store is written once:
@@ -24,6 +24,8 @@ export interface ApiKeysTable {
   scopes: string;
   created_at: string;
   revoked_at: string | null;
+  /** Written at most once a minute per key and process; null until the key is first used. */
+  last_used_at: Generated<string | null>;
 }
 
 export interface IdempotencyRecordsTable {
@@ -239,6 +241,8 @@ export interface UsersTable {
   /** argon2id, PHC string. */
   password_hash: string;
   created_at: string;
+  /** 1 while the password is a generated one-time password that must be changed at sign-in. */
+  must_change_password: Generated<number>;
 }
 
 export type WorkspaceRole = 'owner' | 'member';

@@ -95,6 +95,7 @@ describe.concurrent('firmwatch workspace and key commands', () => {
       scopes: ['checks:read', 'usage:read'],
       created_at: expect.stringMatching(TIMESTAMP),
       revoked_at: null,
+      last_used_at: null,
     });
     expect(live.display_prefix).toBe(live.key.slice(0, 13));
 

@@ -59,6 +59,7 @@ describe.concurrent('firmwatch user create, and the starter sign-in of serve', (
         id: expect.stringMatching(/^usr_/),
         email: 'ada@example.com',
         created_at: expect.any(String),
+        must_change_password: true,
       },
       workspace_id: first,
       role: 'owner',

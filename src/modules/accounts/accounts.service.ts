@@ -48,6 +48,8 @@ export interface ApiKeySummary {
   scopes: Scope[];
   created_at: string;
   revoked_at: string | null;
+  /** When the key last authenticated a request (to the minute), or null. */
+  last_used_at: string | null;
 }
 
 /** A key as created: the only time the secret is ever returned. */
@@ -69,6 +71,7 @@ function toSummary(row: ApiKeyRow): ApiKeySummary {
     scopes: parseScopes(row.scopes),
     created_at: row.created_at,
     revoked_at: row.revoked_at,
+    last_used_at: row.last_used_at,
   };
 }
 
@@ -129,6 +132,7 @@ export async function createApiKey(
     scopes: scopes.join(' '),
     created_at: toTimestamp(deps.clock.now()),
     revoked_at: null,
+    last_used_at: null,
   };
   await insertApiKey(db, row);
   return { ...toSummary(row), key: secret.key };

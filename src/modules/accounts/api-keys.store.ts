@@ -46,3 +46,8 @@ export async function revokeApiKey(
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** Records a use of the key (the key verifier calls it at most once a minute per key). */
+export async function touchApiKey(db: Kysely<Database>, id: string, at: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+}

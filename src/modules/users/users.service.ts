@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
-import type { Database, WorkspaceRole } from '../../db/schema.js';
+import type { Database, UserRow, WorkspaceRole } from '../../db/schema.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { findWorkspaceById } from '../accounts/workspaces.store.js';
@@ -14,7 +14,9 @@ import {
   listMembershipsOfUser,
   type MembershipRow,
   markSessionRevoked,
+  revokeOtherSessions,
   touchSession,
+  updatePassword,
   upsertMembership,
 } from './users.store.js';
 
@@ -23,7 +25,15 @@ export interface UsersDeps {
   newId: IdGenerator;
 }
 
-export type UsersErrorCode = 'invalid_email' | 'invalid_role' | 'workspace_not_found';
+export type UsersErrorCode =
+  | 'invalid_email'
+  | 'invalid_role'
+  | 'workspace_not_found'
+  | 'already_member'
+  | 'not_a_member'
+  | 'last_owner'
+  | 'weak_password'
+  | 'wrong_password';
 
 export class UsersError extends Error {
   constructor(
@@ -82,7 +92,22 @@ export interface User {
   id: string;
   email: string;
   created_at: string;
+  /** The password is still the generated one-time password: the dashboard asks for a new one. */
+  must_change_password: boolean;
 }
+
+function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    created_at: row.created_at,
+    must_change_password: row.must_change_password === 1,
+  };
+}
+
+/** Chosen passwords: long enough to resist guessing offline, short enough for any manager. */
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 256;
 
 export interface AddedUser {
   user: User;
@@ -121,6 +146,8 @@ export async function addUserToWorkspace(
       email,
       password_hash: await hashPassword(password),
       created_at: now,
+      // Shown to someone else (the operator, the inviting owner): changed at first sign-in.
+      must_change_password: 1,
     };
     await insertUser(db, user);
   }
@@ -131,7 +158,7 @@ export async function addUserToWorkspace(
     created_at: now,
   });
   return {
-    user: { id: user.id, email: user.email, created_at: user.created_at },
+    user: toUser(user),
     workspace_id: input.workspaceId,
     role,
     password,
@@ -156,7 +183,7 @@ export async function authenticate(
   }
   const ok = await verify(user.password_hash, password).catch(() => false);
   if (!ok) throw new InvalidCredentials();
-  return { id: user.id, email: user.email, created_at: user.created_at };
+  return toUser(user);
 }
 
 export type Membership = MembershipRow;
@@ -192,6 +219,8 @@ export async function createSession(
 export interface ActiveSession {
   user: User;
   expiresAt: Date;
+  /** The session's id (the SHA-256 of its token), which a password change keeps alive. */
+  sessionId: string;
 }
 
 /**
@@ -214,7 +243,7 @@ export async function resolveSession(
   if (now.getTime() - lastSeen >= TOUCH_EVERY_MS) {
     await touchSession(db, session.id, toTimestamp(now));
   }
-  return { user: { id: user.id, email: user.email, created_at: user.created_at }, expiresAt };
+  return { user: toUser(user), expiresAt, sessionId: session.id };
 }
 
 /** Ends a session (sign-out); an unknown or already revoked token is not an error. */
@@ -224,4 +253,32 @@ export async function revokeSession(
   token: string,
 ): Promise<void> {
   await markSessionRevoked(db, sessionIdOf(token), toTimestamp(deps.clock.now()));
+}
+
+/**
+ * Changes a user's password after checking the current one, clears the one-time-password flag and
+ * ends every other session of the user (a change is what someone does who fears their password is
+ * known); the session it is made from, `keepSessionId`, stays signed in.
+ */
+export async function changePassword(
+  db: Kysely<Database>,
+  deps: { clock: Clock },
+  input: { userId: string; currentPassword: string; newPassword: string; keepSessionId?: string },
+): Promise<void> {
+  const user = await findUserById(db, input.userId);
+  if (!user) throw new InvalidCredentials();
+  const ok = await verify(user.password_hash, input.currentPassword).catch(() => false);
+  if (!ok) throw new UsersError('wrong_password', 'The current password is not right.');
+  const chosen = input.newPassword;
+  if (chosen.length < PASSWORD_MIN_LENGTH || chosen.length > PASSWORD_MAX_LENGTH) {
+    throw new UsersError(
+      'weak_password',
+      `A password has ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`,
+    );
+  }
+  if (chosen === input.currentPassword) {
+    throw new UsersError('weak_password', 'Choose a password other than the current one.');
+  }
+  await updatePassword(db, user.id, await hashPassword(chosen));
+  await revokeOtherSessions(db, user.id, input.keepSessionId, toTimestamp(deps.clock.now()));
 }

@@ -16,16 +16,33 @@ export async function insertUser(db: Kysely<Database>, row: UserRow): Promise<vo
   await db.insertInto('users').values(row).execute();
 }
 
-export async function updatePasswordHash(
+/** A chosen password replaces the one-time one: the flag that asks for a change is cleared. */
+export async function updatePassword(
   db: Kysely<Database>,
   userId: string,
   passwordHash: string,
 ): Promise<void> {
   await db
     .updateTable('users')
-    .set({ password_hash: passwordHash })
+    .set({ password_hash: passwordHash, must_change_password: 0 })
     .where('id', '=', userId)
     .execute();
+}
+
+/** Ends every live session of the user but `keepId` (the one the change was made from). */
+export async function revokeOtherSessions(
+  db: Kysely<Database>,
+  userId: string,
+  keepId: string | undefined,
+  at: string,
+): Promise<void> {
+  let query = db
+    .updateTable('dashboard_sessions')
+    .set({ revoked_at: at })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
+  if (keepId) query = query.where('id', '!=', keepId);
+  await query.execute();
 }
 
 /** Adds the membership, or changes the role of an existing one. */
