@@ -15,7 +15,7 @@ export function addUsersCommands(program: Command, run: RunCommand): void {
   user
     .command('create')
     .description(
-      'Give a person access to a workspace in the dashboard: creates the account with a generated password, printed once (never stored, only its argon2id hash), or adds an existing account to the workspace (its password is unchanged).',
+      'Give a person access to a workspace in the dashboard: creates the account with a generated one-time password, printed once (never stored, only its argon2id hash; they choose their own at first sign-in), or adds an existing account to the workspace (its password is unchanged). An account already in the workspace gets the role given.',
     )
     .requiredOption('--email <email>', 'the email address they sign in with')
     .requiredOption('--workspace <id>', 'the workspace they get access to')
@@ -42,7 +42,10 @@ export function addUsersCommands(program: Command, run: RunCommand): void {
         const text = [
           `${added.password ? 'created user' : 'added existing user'} ${added.user.id} (${added.user.email}) as ${added.role} of ${added.workspace_id}`,
           ...(added.password
-            ? [`password: ${added.password}`, 'This password is shown only now.']
+            ? [
+                `one-time password: ${added.password}`,
+                'This password is shown only now; no email is sent. They choose their own at first sign-in.',
+              ]
             : []),
           `Sign in at ${url}`,
         ].join('\n');

@@ -30,6 +30,7 @@ import { errorPage, type Viewer } from './layout.js';
 import { registerOAuthPages } from './oauth-pages.js';
 import type { DashboardPageContext } from './pages/context.js';
 import { PAGE_MODULES } from './pages/index.js';
+import { accountPath, returnPath } from './return-path.js';
 import { mayAttemptSignIn, SIGN_IN_LIMITS } from './sign-in-limits.js';
 import { keyCreatedPage, keysPage, revokeConfirmPage, signInPage } from './views.js';
 
@@ -60,11 +61,6 @@ const NEXT_QUERY = {
   additionalProperties: false,
 } as const;
 
-/** Where sign-in may return to: a dashboard page of this origin only (never an open redirect). */
-function returnPath(next: string | undefined): string | undefined {
-  return next && /^\/dashboard\/[^/\\]/.test(next) ? next : undefined;
-}
-
 function field(form: Form | undefined, name: string): string {
   const value = form?.[name];
   return (Array.isArray(value) ? value[0] : value) ?? '';
@@ -73,10 +69,14 @@ function field(form: Form | undefined, name: string): string {
 declare module 'fastify' {
   interface FastifyRequest {
     dashboardUser?: User;
+    /** The id of the signed-in session (a password change keeps it and ends the others). */
+    dashboardSessionId?: string;
   }
   interface FastifyContextConfig {
     /** A signed-out visitor of this page is sent to sign in and then back here. */
     returnAfterSignIn?: boolean;
+    /** Reachable while the password is still a one-time password (the account page). */
+    beforePasswordChange?: boolean;
   }
 }
 
@@ -172,6 +172,13 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     const session = token ? await resolveSession(db, deps, token) : undefined;
     if (session) {
       request.dashboardUser = session.user;
+      request.dashboardSessionId = session.sessionId;
+      // A one-time password was seen by someone else (the operator, an inviting owner): nothing
+      // but the account page until its holder has chosen their own.
+      if (session.user.must_change_password && !request.routeOptions.config.beforePasswordChange) {
+        const back = request.method === 'GET' ? request.url : undefined;
+        return reply.redirect(accountPath(back), 303);
+      }
       return;
     }
     if (token) reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
@@ -247,6 +254,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
       ...cookieOptions(),
       expires: session.expiresAt,
     });
+    if (user.must_change_password) return reply.redirect(accountPath(next), 303);
     return reply.redirect(next ?? '/dashboard/keys', 303);
   });
 

@@ -22,6 +22,7 @@ const NAV = [
   { href: '/dashboard/monitors', label: 'Monitors' },
   { href: '/dashboard/events', label: 'Events' },
   { href: '/dashboard/oauth/clients', label: 'MCP clients' },
+  { href: '/dashboard/members', label: 'Members' },
 ];
 
 export function withWorkspace(path: string, viewer: Viewer): string {
@@ -67,7 +68,7 @@ export function layout(page: PageContext, body: Html): Html {
       ${NAV.map((item) => html`<li><a href="${withWorkspace(item.href, viewer)}">${item.label}</a></li>`)}
     </ul></nav>
     ${workspaceSwitcher(viewer)}
-    <span>${viewer.email} (${viewer.current.role})</span>
+    <span><a href="${withWorkspace('/dashboard/account', viewer)}" title="Your account">${viewer.email}</a> (${viewer.current.role})</span>
     <form method="post" action="/dashboard/sign-out">
       <input type="hidden" name="_csrf" value="${page.csrfToken}">
       <button type="submit">Sign out</button>

@@ -3,9 +3,10 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
-import { addUserToWorkspace, SESSION_IDLE_MS } from '../../src/modules/users/users.service.js';
+import { SESSION_IDLE_MS } from '../../src/modules/users/users.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BROWSER_AVAILABLE, CHROMIUM_PATH, launchBrowser } from '../helpers/browser.js';
+import { addDashboardUser } from '../helpers/dashboard-users.js';
 import { DIALECTS } from '../helpers/databases.js';
 
 if (!BROWSER_AVAILABLE) console.log(`Browser tests skipped: no Chromium at ${CHROMIUM_PATH}.`);
@@ -31,7 +32,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)('the dashboard in Chromium [%s]
     origin = new URL(t.baseUrl).origin;
     const deps = { clock: t.clock, newId: t.newId };
     workspaceId = (await createWorkspace(t.database.db, deps, { name: 'Acme payables' })).id;
-    const added = await addUserToWorkspace(t.database.db, deps, {
+    const added = await addDashboardUser(t.database.db, deps, {
       email,
       workspaceId,
       role: 'owner',
@@ -39,7 +40,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)('the dashboard in Chromium [%s]
     password = added.password as string;
     // A second workspace, so that the switcher is shown.
     const second = await createWorkspace(t.database.db, deps, { name: 'Acme sandbox lab' });
-    await addUserToWorkspace(t.database.db, deps, { email, workspaceId: second.id });
+    await addDashboardUser(t.database.db, deps, { email, workspaceId: second.id });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -230,7 +231,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)('the dashboard in Chromium [%s]
     expect(replay.headers.get('location')).toBe('/dashboard/sign-in');
 
     // Another person: sign-in attempts per email are rate limited (5 at once).
-    const { user, password: idlePassword } = await addUserToWorkspace(
+    const { user, password: idlePassword } = await addDashboardUser(
       t.database.db,
       { clock: t.clock, newId: t.newId },
       { email: 'idle@example.com', workspaceId },

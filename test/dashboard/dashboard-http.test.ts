@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
-import { addUserToWorkspace } from '../../src/modules/users/users.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { addDashboardUser } from '../helpers/dashboard-users.js';
 
 /** The sign-in form's CSRF cookie and token, as a browser would get them. */
 async function signInForm(origin: string) {
@@ -31,7 +31,7 @@ describe('the dashboard over HTTP', () => {
     origin = new URL(t.baseUrl).origin;
     const deps = { clock: t.clock, newId: t.newId };
     const ws = await createWorkspace(t.database.db, deps, { name: 'Acme' });
-    const added = await addUserToWorkspace(t.database.db, deps, {
+    const added = await addDashboardUser(t.database.db, deps, {
       email: 'ada@example.com',
       workspaceId: ws.id,
     });

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookDeliverer } from '../../src/jobs/webhook-deliverer.js';
 import { verifyWebhook } from '../../src/kit/webhooks.js';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
-import { addUserToWorkspace } from '../../src/modules/users/users.service.js';
 import { createWebhookSender } from '../../src/modules/webhooks/sender.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BROWSER_AVAILABLE, launchBrowser } from '../helpers/browser.js';
+import { addDashboardUser } from '../helpers/dashboard-users.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { post, readJson, send } from '../helpers/http.js';
 import {
@@ -54,14 +54,14 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       origin = new URL(t.baseUrl).origin;
       const deps = { clock: t.clock, newId: t.newId };
       workspaceId = (await createWorkspace(t.database.db, deps, { name: 'Acme monitoring' })).id;
-      const added = await addUserToWorkspace(t.database.db, deps, {
+      const added = await addDashboardUser(t.database.db, deps, {
         email,
         workspaceId,
         role: 'owner',
       });
       password = added.password as string;
       otherWorkspaceId = (await createWorkspace(t.database.db, deps, { name: 'Elsewhere' })).id;
-      await addUserToWorkspace(t.database.db, deps, { email, workspaceId: otherWorkspaceId });
+      await addDashboardUser(t.database.db, deps, { email, workspaceId: otherWorkspaceId });
       browser = await launchBrowser();
     });
     afterAll(async () => {

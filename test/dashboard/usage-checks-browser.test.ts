@@ -3,9 +3,9 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
-import { addUserToWorkspace } from '../../src/modules/users/users.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BROWSER_AVAILABLE, launchBrowser } from '../helpers/browser.js';
+import { addDashboardUser } from '../helpers/dashboard-users.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { get, post, readJson } from '../helpers/http.js';
 
@@ -35,7 +35,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       origin = new URL(t.baseUrl).origin;
       const deps = { clock: t.clock, newId: t.newId };
       workspaceId = (await createWorkspace(t.database.db, deps, { name: 'Acme payables' })).id;
-      const added = await addUserToWorkspace(t.database.db, deps, {
+      const added = await addDashboardUser(t.database.db, deps, {
         email: 'owner@example.com',
         workspaceId,
         role: 'owner',

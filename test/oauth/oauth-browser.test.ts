@@ -14,9 +14,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
-import { addUserToWorkspace } from '../../src/modules/users/users.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BROWSER_AVAILABLE, CHROMIUM_PATH, launchBrowser } from '../helpers/browser.js';
+import { addDashboardUser } from '../helpers/dashboard-users.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { mcpUrl } from '../helpers/mcp.js';
 
@@ -104,14 +104,14 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       const deps = { clock: t.clock, newId: t.newId };
       const first = await createWorkspace(t.database.db, deps, { name: 'Acme payables' });
       password = (
-        await addUserToWorkspace(t.database.db, deps, {
+        await addDashboardUser(t.database.db, deps, {
           email,
           workspaceId: first.id,
           role: 'owner',
         })
       ).password as string;
       labWorkspace = (await createWorkspace(t.database.db, deps, { name: 'Acme lab' })).id;
-      await addUserToWorkspace(t.database.db, deps, { email, workspaceId: labWorkspace });
+      await addDashboardUser(t.database.db, deps, { email, workspaceId: labWorkspace });
       callback = await startCallbackServer();
       browser = await launchBrowser();
     });

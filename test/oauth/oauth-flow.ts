@@ -5,8 +5,8 @@ import {
   approveAuthorization,
   parseAuthorizationRequest,
 } from '../../src/modules/oauth/oauth.service.js';
-import { addUserToWorkspace } from '../../src/modules/users/users.service.js';
 import type { TestApp } from '../helpers/app.js';
+import { addDashboardUser } from '../helpers/dashboard-users.js';
 
 export const REDIRECT_URI = 'http://127.0.0.1:33418/callback';
 
@@ -38,7 +38,7 @@ export async function postForm(t: TestApp, path: string, form: Record<string, st
 export async function memberOfNewWorkspace(t: TestApp, email: string) {
   const deps = { clock: t.clock, newId: t.newId };
   const workspace = await createWorkspace(t.database.db, deps, { name: 'Acme payables' });
-  const added = await addUserToWorkspace(t.database.db, deps, {
+  const added = await addDashboardUser(t.database.db, deps, {
     email,
     workspaceId: workspace.id,
     role: 'owner',

@@ -1,7 +1,9 @@
+import { registerAccountPages } from './account.js';
 import { registerCheckPages } from './checks.js';
 import { registerCompanyPages } from './companies.js';
 import type { RegisterPages } from './context.js';
 import { registerEventPages } from './events.js';
+import { registerMemberPages } from './members.js';
 import { registerMonitorPages } from './monitors.js';
 import { registerUsagePages } from './usage.js';
 
@@ -12,4 +14,6 @@ export const PAGE_MODULES: RegisterPages[] = [
   registerUsagePages,
   registerCheckPages,
   registerCompanyPages,
+  registerMemberPages,
+  registerAccountPages,
 ];
