@@ -79,7 +79,7 @@ async function addIdleMonitors(database: DatabaseHandle, count: number): Promise
       client_reference, metadata, cadence, watched_fields, webhook_url, webhook_secret,
       baseline_check_id, latest_check_id, latest_snapshot, last_checked_at, ${FUTURE},
       last_event_at, failure_count, last_error_code, recheck_count, created_at, updated_at,
-      archived_at, null, null
+      archived_at, null, null, webhook_error_code
     from seq, (select * from monitors limit 1)`.execute(database.db);
 }
 
