@@ -29,7 +29,9 @@ import type { Html } from './html.js';
 import { errorPage, type Viewer } from './layout.js';
 import { registerOAuthPages } from './oauth-pages.js';
 import type { DashboardPageContext } from './pages/context.js';
+import { type Form, field } from './pages/form-parts.js';
 import { PAGE_MODULES } from './pages/index.js';
+import { WORKSPACE_QUERY } from './pages/page-parts.js';
 import { accountPath, returnPath } from './return-path.js';
 import { mayAttemptSignIn, SIGN_IN_LIMITS } from './sign-in-limits.js';
 import { keyCreatedPage, keysPage, revokeConfirmPage, signInPage } from './views.js';
@@ -48,23 +50,11 @@ export const SESSION_COOKIE = 'fw_session';
 const COOKIE_PATH = '/dashboard';
 const UNIFORM_SIGN_IN_ERROR = 'The email address or password is not right.';
 
-type Form = Record<string, string | string[] | undefined>;
-const WORKSPACE_QUERY = {
-  type: 'object',
-  properties: { workspace: { type: 'string', maxLength: 100 } },
-  additionalProperties: false,
-} as const;
-
 const NEXT_QUERY = {
   type: 'object',
   properties: { next: { type: 'string', maxLength: 4000 } },
   additionalProperties: false,
 } as const;
-
-function field(form: Form | undefined, name: string): string {
-  const value = form?.[name];
-  return (Array.isArray(value) ? value[0] : value) ?? '';
-}
 
 declare module 'fastify' {
   interface FastifyRequest {

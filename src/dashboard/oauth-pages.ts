@@ -14,19 +14,10 @@ import type { User } from '../modules/users/users.service.js';
 import { errorPage } from './layout.js';
 import { authorizedClientsPage, consentPage } from './oauth-views.js';
 import type { RegisterPages } from './pages/context.js';
+import { type Form, field } from './pages/form-parts.js';
+import { WORKSPACE_QUERY } from './pages/page-parts.js';
 
-type Form = Record<string, string | string[] | undefined>;
 const ANY_QUERY = { type: 'object', additionalProperties: true } as const;
-const WORKSPACE_QUERY = {
-  type: 'object',
-  properties: { workspace: { type: 'string', maxLength: 100 } },
-  additionalProperties: false,
-} as const;
-
-function single(form: Form | undefined, name: string): string {
-  const value = form?.[name];
-  return (Array.isArray(value) ? value[0] : value) ?? '';
-}
 
 /**
  * The dashboard's share of OAuth: the consent page that GET /oauth/authorize hands over to (the
@@ -100,7 +91,7 @@ export const registerOAuthPages: RegisterPages = (app, ctx) => {
     const checked = await checkedRequest(parameters, reply);
     if (!checked.request) return checked.answered;
     const authorization = checked.request;
-    if (single(form, 'decision') !== 'approve') {
+    if (field(form, 'decision') !== 'approve') {
       return reply.redirect(
         redirectWith(authorization.redirectUri, {
           error: 'access_denied',
@@ -114,8 +105,8 @@ export const registerOAuthPages: RegisterPages = (app, ctx) => {
     try {
       const code = await approveAuthorization(db, deps, authorization, {
         userId: user.id,
-        workspaceId: single(form, 'workspace'),
-        environment: single(form, 'environment'),
+        workspaceId: field(form, 'workspace'),
+        environment: field(form, 'environment'),
         scopes: [scopes ?? []].flat(),
       });
       return reply.redirect(
@@ -128,7 +119,7 @@ export const registerOAuthPages: RegisterPages = (app, ctx) => {
         request,
         reply,
         authorization,
-        single(form, 'workspace'),
+        field(form, 'workspace'),
         error.description,
       );
     }

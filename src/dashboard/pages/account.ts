@@ -3,7 +3,7 @@ import { changePassword, type User, UsersError } from '../../modules/users/users
 import { returnPath } from '../return-path.js';
 import { type AccountForm, accountPage } from './account.views.js';
 import type { DashboardPageContext, RegisterPages } from './context.js';
-import { type Form, field } from './page-parts.js';
+import { type Form, field } from './form-parts.js';
 
 const QUERY = {
   type: 'object',

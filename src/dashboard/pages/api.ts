@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EnvironmentName } from '../../db/schema.js';
 import { dispatch } from '../../http/dispatch.js';
-import type { FieldError, Problem } from '../../http/problems.js';
+import type { Problem } from '../../http/problems.js';
 import { ALL_SCOPES } from '../../modules/accounts/scopes.js';
 import type { Viewer } from '../layout.js';
 
@@ -44,9 +44,4 @@ export const newIdempotencyKey = (): string => randomUUID();
 /** A form's idempotency key, or a fresh one when the field is missing or not a plausible key. */
 export function idempotencyKeyOf(value: string): string {
   return /^[A-Za-z0-9._-]{8,128}$/.test(value) ? value : randomUUID();
-}
-
-/** The problem's field errors by JSON pointer (`/webhook_url`), to show next to their fields. */
-export function fieldErrors(problem: Problem | undefined): Map<string, FieldError> {
-  return new Map((problem?.errors ?? []).map((error) => [error.pointer, error]));
 }

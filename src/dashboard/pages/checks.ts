@@ -1,16 +1,12 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { EnvironmentName } from '../../db/schema.js';
-import { errorPage, type Viewer } from '../layout.js';
+import type { FastifyReply } from 'fastify';
+import type { Viewer } from '../layout.js';
 import { callApi, idempotencyKeyOf, newIdempotencyKey } from './api.js';
+import type { List } from './api-types.js';
 import { type Check, checkDetailPage, checkHistoryPage, playgroundPage } from './checks.views.js';
-import type { DashboardPageContext, RegisterPages } from './context.js';
-import {
-  ENVIRONMENT_QUERY,
-  environmentOf,
-  type Form,
-  formField,
-  urlIn,
-} from './playground-parts.js';
+import type { RegisterPages } from './context.js';
+import { type Form, field } from './form-parts.js';
+import { ENVIRONMENT_QUERY, pageUrl } from './page-parts.js';
+import { refusingScope } from './scope.js';
 
 const PLAYGROUND_QUERY = {
   type: 'object',
@@ -36,29 +32,6 @@ const DETAIL_QUERY = {
 
 type Query = Record<string, string | undefined>;
 
-interface List<T> {
-  data: T[];
-  pagination: { has_more: boolean; next_cursor?: string };
-}
-
-/** The viewer and environment a request is about, or the page that says why there are none. */
-async function scope(
-  ctx: DashboardPageContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  values: Query,
-): Promise<{ viewer: Viewer; environment: EnvironmentName } | { refused: FastifyReply }> {
-  const viewer = await ctx.viewerOf(request, values.workspace);
-  if (!viewer) return { refused: ctx.noWorkspace(reply) };
-  const environment = environmentOf(values.environment);
-  if (!environment) {
-    const page = { title: 'Refused', csrfToken: ctx.csrfToken(reply), viewer };
-    const message = 'Choose the sandbox or the live environment.';
-    return { refused: ctx.send(reply, errorPage(page, 'No such environment', message), 422) };
-  }
-  return { viewer, environment };
-}
-
 /**
  * The checks playground (POST /v1/checks as the signed-in person, so the REST rules answer: a
  * validation error comes back as the API's Problem and is shown next to its field, a live check
@@ -77,7 +50,7 @@ export const registerCheckPages: RegisterPages = (app, ctx) => {
     { ...ctx.guarded, schema: { querystring: PLAYGROUND_QUERY } },
     async (request, reply) => {
       const query = request.query as Query;
-      const found = await scope(ctx, request, reply, query);
+      const found = await refusingScope(ctx, request, reply, query);
       if ('refused' in found) return found.refused;
       return ctx.send(
         reply,
@@ -97,13 +70,13 @@ export const registerCheckPages: RegisterPages = (app, ctx) => {
   app.post('/checks', ctx.guardedWrite, async (request, reply) => {
     const form = request.body as Form | undefined;
     const values = {
-      identifier_type: formField(form, 'identifier_type'),
-      identifier: formField(form, 'identifier'),
-      country: formField(form, 'country'),
+      identifier_type: field(form, 'identifier_type'),
+      identifier: field(form, 'identifier'),
+      country: field(form, 'country'),
     };
-    const found = await scope(ctx, request, reply, {
-      workspace: formField(form, 'workspace'),
-      environment: formField(form, 'environment'),
+    const found = await refusingScope(ctx, request, reply, {
+      workspace: field(form, 'workspace'),
+      environment: field(form, 'environment'),
     });
     if ('refused' in found) return found.refused;
     const { viewer, environment } = found;
@@ -116,10 +89,13 @@ export const registerCheckPages: RegisterPages = (app, ctx) => {
         identifier: values.identifier,
         country_code: values.country,
       },
-      idempotencyKey: idempotencyKeyOf(formField(form, 'idempotency_key')),
+      idempotencyKey: idempotencyKeyOf(field(form, 'idempotency_key')),
     });
     if (result.ok) {
-      return reply.redirect(urlIn(`/dashboard/checks/${result.body.id}`, viewer, environment), 303);
+      return reply.redirect(
+        pageUrl(`/dashboard/checks/${result.body.id}`, viewer, environment),
+        303,
+      );
     }
     return ctx.send(
       reply,
@@ -139,7 +115,7 @@ export const registerCheckPages: RegisterPages = (app, ctx) => {
     { ...ctx.guarded, schema: { querystring: HISTORY_QUERY } },
     async (request, reply) => {
       const query = request.query as Query;
-      const found = await scope(ctx, request, reply, query);
+      const found = await refusingScope(ctx, request, reply, query);
       if ('refused' in found) return found.refused;
       const params = new URLSearchParams({ limit: '20' });
       if (query.cursor) params.set('cursor', query.cursor);
@@ -168,7 +144,7 @@ export const registerCheckPages: RegisterPages = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const found = await scope(ctx, request, reply, request.query as Query);
+      const found = await refusingScope(ctx, request, reply, request.query as Query);
       if ('refused' in found) return found.refused;
       const id = (request.params as { id: string }).id;
       const result = await callApi<Check>(app, request, found.viewer, found.environment, {

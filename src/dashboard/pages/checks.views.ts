@@ -13,17 +13,8 @@ import { type Html, html } from '../html.js';
 import { layout, type PageContext, type Viewer } from '../layout.js';
 import type { ApiResult } from './api.js';
 import { type Company, companyFacts } from './companies.views.js';
-import {
-  at,
-  environmentLinks,
-  errorFor,
-  errorsByPointer,
-  invalidAttributes,
-  pageAssets,
-  problemSummary,
-  tableWrap,
-  urlIn,
-} from './playground-parts.js';
+import { fieldError, fieldErrors, invalidAttributes, problemSummary } from './form-parts.js';
+import { environmentSwitch, pageAssets, pageUrl, tableWrap, when } from './page-parts.js';
 
 type Page = PageContext & { viewer: Viewer };
 
@@ -42,8 +33,8 @@ const TYPE_LABELS: Record<string, string> = {
 };
 
 function subNav(viewer: Viewer, environment: EnvironmentName): Html {
-  return html`<p><a href="${urlIn('/dashboard/checks', viewer, environment)}">Run a check</a> ·
-    <a href="${urlIn('/dashboard/checks/history', viewer, environment)}">Check history</a></p>`;
+  return html`<p><a href="${pageUrl('/dashboard/checks', viewer, environment)}">Run a check</a> ·
+    <a href="${pageUrl('/dashboard/checks/history', viewer, environment)}">Check history</a></p>`;
 }
 
 /** The sandbox fixture numbers, read from the fixtures themselves, each a link that fills the form. */
@@ -59,7 +50,7 @@ function sandboxExamples(viewer: Viewer): Html {
         <tbody>${country.identifiers.map(
           (item) => html`<tr>
             <td>${TYPE_LABELS[item.identifier_type] ?? item.identifier_type}</td>
-            <td><a href="${urlIn('/dashboard/checks', viewer, 'sandbox', {
+            <td><a href="${pageUrl('/dashboard/checks', viewer, 'sandbox', {
               identifier_type: item.identifier_type,
               identifier: item.value,
               country: country.country_code,
@@ -84,7 +75,7 @@ export function playgroundPage(
 ): Html {
   const { viewer } = page;
   const { values, environment } = input;
-  const errors = errorsByPointer(input.problem);
+  const errors = fieldErrors(input.problem);
   const typeError = errors.get('/identifier_type');
   const identifierError = errors.get('/identifier');
   const countryError = errors.get('/country_code');
@@ -101,7 +92,7 @@ export function playgroundPage(
       <input type="hidden" name="idempotency_key" value="${input.idempotencyKey}">
       <div>
         <label for="identifier_type">Identifier type</label>
-        ${errorFor('identifier_type', typeError)}
+        ${fieldError('identifier_type', typeError)}
         <select id="identifier_type" name="identifier_type" ${invalidAttributes('identifier_type', typeError)}>
           ${IDENTIFIER_TYPES.map(
             (type) =>
@@ -111,12 +102,12 @@ export function playgroundPage(
       </div>
       <div>
         <label for="identifier">Identifier</label>
-        ${errorFor('identifier', identifierError)}
+        ${fieldError('identifier', identifierError)}
         <input type="text" id="identifier" name="identifier" value="${values.identifier}" autocomplete="off" spellcheck="false" ${invalidAttributes('identifier', identifierError)}>
       </div>
       <div>
         <label for="country">Country (two letters, such as GB)</label>
-        ${errorFor('country', countryError)}
+        ${fieldError('country', countryError)}
         <input type="text" id="country" name="country" value="${values.country}" maxlength="2" autocomplete="off" ${invalidAttributes('country', countryError)}>
       </div>
       <fieldset>
@@ -161,7 +152,7 @@ function evidenceTable(check: Check): Html {
         <td>${e.dimension}</td>
         <td>${e.source_name ?? e.source_type}${e.source_url ? html` (<a href="${e.source_url}">${e.source_type}</a>)` : html` (${e.source_type})`}</td>
         <td>${e.raw_status ?? '—'}</td>
-        <td>${at(e.retrieved_at)}</td>
+        <td>${when(e.retrieved_at)}</td>
       </tr>`,
     )}</tbody>
   </table>`,
@@ -201,7 +192,7 @@ export function checkDetailPage(
       <dt>Environment</dt><dd>${environment}</dd>
       <dt>Source</dt><dd>${check.source}</dd>
       <dt>Credits used</dt><dd>${check.credits_used}</dd>
-      <dt>Created</dt><dd>${at(check.created_at)}</dd>
+      <dt>Created</dt><dd>${when(check.created_at)}</dd>
     </dl>
     <h2>Findings</h2>
     ${findings(check)}
@@ -209,7 +200,7 @@ export function checkDetailPage(
     ${
       check.company
         ? html`${companyFacts(check.company)}
-          <p><a href="${urlIn(`/dashboard/companies/${check.company.id}`, viewer, environment)}">The company snapshot</a></p>`
+          <p><a href="${pageUrl(`/dashboard/companies/${check.company.id}`, viewer, environment)}">The company snapshot</a></p>`
         : html`<p>No company: the registry matched no single record.</p>`
     }
     <h2>Evidence</h2>
@@ -239,7 +230,7 @@ export function checkHistoryPage(
       <thead><tr><th scope="col">Check</th><th scope="col">Identifier</th><th scope="col">Country</th><th scope="col">Format</th><th scope="col">Registry</th><th scope="col">Tax authority</th><th scope="col">Legal status</th><th scope="col">Source</th><th scope="col">Created</th></tr></thead>
       <tbody>${result.body.data.map(
         (c) => html`<tr>
-          <td><a href="${urlIn(`/dashboard/checks/${c.id}`, viewer, environment)}"><code>${c.id}</code></a></td>
+          <td><a href="${pageUrl(`/dashboard/checks/${c.id}`, viewer, environment)}"><code>${c.id}</code></a></td>
           <td><code>${c.identifier.normalized}</code></td>
           <td>${c.identifier.country_code}</td>
           <td>${c.format_status}</td>
@@ -247,20 +238,20 @@ export function checkHistoryPage(
           <td>${c.tax_authority_status}</td>
           <td>${c.company_legal_status}</td>
           <td>${c.source}</td>
-          <td>${at(c.created_at)}</td>
+          <td>${when(c.created_at)}</td>
         </tr>`,
       )}</tbody>
     </table>`,
         )}
     ${
       result.body.pagination.has_more && result.body.pagination.next_cursor
-        ? html`<p><a rel="next" href="${urlIn('/dashboard/checks/history', viewer, environment, { cursor: result.body.pagination.next_cursor })}">Older checks</a></p>`
+        ? html`<p><a rel="next" href="${pageUrl('/dashboard/checks/history', viewer, environment, { cursor: result.body.pagination.next_cursor })}">Older checks</a></p>`
         : ''
     }`;
   return layout(
     page,
     html`<h1>Check history</h1>
-    ${environmentLinks('/dashboard/checks/history', viewer, environment)}
+    ${environmentSwitch('/dashboard/checks/history', viewer, environment)}
     ${subNav(viewer, environment)}
     ${body}`,
   );

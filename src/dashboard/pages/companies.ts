@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { errorPage, type Viewer } from '../layout.js';
+import type { Viewer } from '../layout.js';
 import { callApi, idempotencyKeyOf, newIdempotencyKey } from './api.js';
 import {
   type Company,
@@ -9,7 +9,9 @@ import {
   type SearchValues,
 } from './companies.views.js';
 import type { RegisterPages } from './context.js';
-import { ENVIRONMENT_QUERY, environmentOf, type Form, formField } from './playground-parts.js';
+import { environmentOf, type Form, field } from './form-parts.js';
+import { ENVIRONMENT_QUERY } from './page-parts.js';
+import { refusingScope } from './scope.js';
 
 const QUERY = {
   type: 'object',
@@ -54,23 +56,18 @@ export const registerCompanyPages: RegisterPages = (app, ctx) => {
   // idempotency key makes the same form sent twice one search.
   app.post('/companies/search', ctx.guardedWrite, async (request, reply) => {
     const form = request.body as Form | undefined;
-    const viewer = await ctx.viewerOf(request, formField(form, 'workspace'));
-    if (!viewer) return ctx.noWorkspace(reply);
-    const environment = environmentOf(formField(form, 'environment'));
-    if (!environment) {
-      const refused = errorPage(
-        page(reply, viewer, 'Refused'),
-        'No such environment',
-        'Choose the sandbox or the live environment.',
-      );
-      return ctx.send(reply, refused, 422);
-    }
-    const values = { ...EMPTY, country_code: formField(form, 'country_code') };
+    const found = await refusingScope(ctx, request, reply, {
+      workspace: field(form, 'workspace'),
+      environment: field(form, 'environment'),
+    });
+    if ('refused' in found) return found.refused;
+    const { viewer, environment } = found;
+    const values = { ...EMPTY, country_code: field(form, 'country_code') };
     // Empty optional fields are left out (a form always sends them); the API says what is missing.
     const body: Record<string, string> = { country_code: values.country_code };
-    for (const field of SEARCH_FIELDS) {
-      values[field.name] = formField(form, field.name);
-      if (values[field.name].trim() !== '') body[field.name] = values[field.name];
+    for (const searchField of SEARCH_FIELDS) {
+      values[searchField.name] = field(form, searchField.name);
+      if (values[searchField.name].trim() !== '') body[searchField.name] = values[searchField.name];
     }
     const result = await callApi<{ data: Company[]; credits_used: number }>(
       app,
@@ -81,7 +78,7 @@ export const registerCompanyPages: RegisterPages = (app, ctx) => {
         method: 'POST',
         url: '/v1/companies/search',
         body,
-        idempotencyKey: idempotencyKeyOf(formField(form, 'idempotency_key')),
+        idempotencyKey: idempotencyKeyOf(field(form, 'idempotency_key')),
       },
     );
     return ctx.send(

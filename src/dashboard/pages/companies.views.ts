@@ -8,16 +8,8 @@ import type {
 import { type Html, html } from '../html.js';
 import { layout, type PageContext, type Viewer } from '../layout.js';
 import type { ApiResult } from './api.js';
-import {
-  at,
-  errorFor,
-  errorsByPointer,
-  invalidAttributes,
-  pageAssets,
-  problemSummary,
-  tableWrap,
-  urlIn,
-} from './playground-parts.js';
+import { fieldError, fieldErrors, invalidAttributes, problemSummary } from './form-parts.js';
+import { pageAssets, pageUrl, tableWrap, when } from './page-parts.js';
 
 type Page = PageContext & { viewer: Viewer };
 
@@ -48,7 +40,7 @@ export function companyFacts(company: Company): Html {
     ${company.incorporation_date && html`<dt>Incorporated</dt><dd>${company.incorporation_date}</dd>`}
     ${company.registered_address && html`<dt>Registered address</dt><dd>${company.registered_address.formatted}</dd>`}
     <dt>Sources</dt><dd>${company.sources.map((s) => s.source_name ?? s.source_type).join('; ')}</dd>
-    <dt>Retrieved</dt><dd>${at(company.retrieved_at)}</dd>
+    <dt>Retrieved</dt><dd>${when(company.retrieved_at)}</dd>
   </dl>`;
 }
 
@@ -64,7 +56,7 @@ export function companySearchPage(
 ): Html {
   const { viewer } = page;
   const { environment, values, results } = input;
-  const errors = errorsByPointer(input.problem);
+  const errors = fieldErrors(input.problem);
   const countryError = errors.get('/country_code');
   return layout(
     page,
@@ -78,14 +70,14 @@ export function companySearchPage(
       <input type="hidden" name="idempotency_key" value="${input.idempotencyKey}">
       <div>
         <label for="country_code">Country (two letters, such as GB)</label>
-        ${errorFor('country_code', countryError)}
+        ${fieldError('country_code', countryError)}
         <input type="text" id="country_code" name="country_code" value="${values.country_code}" maxlength="2" autocomplete="off" ${invalidAttributes('country_code', countryError)}>
       </div>
       ${SEARCH_FIELDS.map((field) => {
         const error = errors.get(`/${field.name}`);
         return html`<div>
           <label for="${field.name}">${field.label}</label>
-          ${errorFor(field.name, error)}
+          ${fieldError(field.name, error)}
           <input type="text" id="${field.name}" name="${field.name}" value="${values[field.name]}" autocomplete="off" ${invalidAttributes(field.name, error)}>
         </div>`;
       })}
@@ -110,7 +102,7 @@ export function companySearchPage(
         <thead><tr><th scope="col">Legal name</th><th scope="col">Registration number</th><th scope="col">Legal status</th><th scope="col">Address</th></tr></thead>
         <tbody>${results.data.map(
           (c) => html`<tr>
-            <td><a href="${urlIn(`/dashboard/companies/${c.id}`, viewer, environment)}">${c.legal_name}</a></td>
+            <td><a href="${pageUrl(`/dashboard/companies/${c.id}`, viewer, environment)}">${c.legal_name}</a></td>
             <td>${c.registration_number ?? '—'}</td>
             <td>${c.company_legal_status}</td>
             <td>${c.registered_address?.formatted ?? '—'}</td>
@@ -129,7 +121,7 @@ export function companyPage(
 ): Html {
   const { viewer } = page;
   const { environment, result } = input;
-  const back = html`<p><a href="${urlIn('/dashboard/companies', viewer, environment)}">Search companies</a></p>`;
+  const back = html`<p><a href="${pageUrl('/dashboard/companies', viewer, environment)}">Search companies</a></p>`;
   if (!result.ok) {
     return layout(page, html`<h1>Company not found</h1>${problemSummary(result.problem)}${back}`);
   }

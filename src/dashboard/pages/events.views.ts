@@ -3,15 +3,9 @@ import type { DeliveryLogEntry } from '../../modules/webhooks/deliveries.service
 import { type Html, html } from '../html.js';
 import { errorSummary, layout } from '../layout.js';
 import type { MonitorEvent } from './api-types.js';
+import { formBasics } from './form-parts.js';
 import { monitoringStyles } from './monitoring-assets.js';
-import {
-  environmentSwitch,
-  formBasics,
-  nextPageLink,
-  notice,
-  pageUrl,
-  when,
-} from './page-parts.js';
+import { environmentSwitch, nextPageLink, notice, pageUrl, when } from './page-parts.js';
 import type { ScopedPage } from './scope.js';
 
 export type EventPage = ScopedPage;

@@ -8,6 +8,7 @@ import {
 import { type User, UsersError } from '../../modules/users/users.service.js';
 import { errorPage } from '../layout.js';
 import type { RegisterPages } from './context.js';
+import { type Form, field } from './form-parts.js';
 import {
   type InviteForm,
   invitedPage,
@@ -15,7 +16,6 @@ import {
   type Page,
   removeConfirmPage,
 } from './members.views.js';
-import { type Form, field } from './page-parts.js';
 
 const QUERY = {
   type: 'object',

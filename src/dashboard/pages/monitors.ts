@@ -11,6 +11,7 @@ import type {
   MonitorUpdated,
 } from './api-types.js';
 import type { RegisterPages } from './context.js';
+import { type Form, field, fields } from './form-parts.js';
 import { registerMonitoringAssets } from './monitoring-assets.js';
 import {
   archiveConfirmPage,
@@ -22,7 +23,7 @@ import {
   newMonitorPage,
   webhookChangedPage,
 } from './monitors.views.js';
-import { type Form, field, fields, PAGE_QUERY, type PageQuery, pageUrl } from './page-parts.js';
+import { PAGE_QUERY, type PageQuery, pageUrl } from './page-parts.js';
 import { type PageScope, pageScope, problemPage } from './scope.js';
 
 /** How many events of a monitor its page shows; the rest are on the events list. */

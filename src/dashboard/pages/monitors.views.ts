@@ -7,20 +7,11 @@ import {
 } from '../../modules/monitors/monitors.schemas.js';
 import { type Html, html } from '../html.js';
 import { errorSummary, layout } from '../layout.js';
-import { fieldErrors } from './api.js';
 import type { Monitor, MonitorEvent } from './api-types.js';
 import { eventsTable } from './events.views.js';
+import { describedBy, fieldError, fieldErrors, formBasics } from './form-parts.js';
 import { monitoringStyles } from './monitoring-assets.js';
-import {
-  describedBy,
-  environmentSwitch,
-  fieldError,
-  formBasics,
-  nextPageLink,
-  notice,
-  pageUrl,
-  when,
-} from './page-parts.js';
+import { environmentSwitch, nextPageLink, notice, pageUrl, when } from './page-parts.js';
 import type { ScopedPage } from './scope.js';
 
 export type MonitorPage = ScopedPage;

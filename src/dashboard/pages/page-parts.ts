@@ -1,8 +1,9 @@
 import type { EnvironmentName } from '../../db/schema.js';
-import type { FieldError } from '../../http/problems.js';
 import { ID_CHARS } from '../../lib/ids.js';
 import { type Html, html } from '../html.js';
 import type { Viewer } from '../layout.js';
+
+/** Links, timestamps and page furniture shared by the workspace pages (forms: form-parts.ts). */
 
 export const ENVIRONMENTS: readonly EnvironmentName[] = ['sandbox', 'live'];
 
@@ -18,7 +19,7 @@ export function pageUrl(
   return `${path}?${params}`;
 }
 
-/** Sandbox or live: the same page in the other environment (monitors and events are per environment). */
+/** Sandbox or live: the same page in the other environment. */
 export function environmentSwitch(
   path: string,
   viewer: Viewer,
@@ -33,34 +34,10 @@ export function environmentSwitch(
   </ul></nav>`;
 }
 
-/** A timestamp as people read it: minutes, UTC. */
+/** A timestamp as people read it: to the second, UTC. */
 export function when(timestamp: string | null | undefined): string {
   if (!timestamp) return '—';
   return `${timestamp.slice(0, 19).replace('T', ' ')} UTC`;
-}
-
-/** The hidden fields every form of these pages posts. */
-export function formBasics(
-  csrfToken: string,
-  viewer: Viewer,
-  environment: EnvironmentName,
-  idempotencyKey?: string,
-): Html {
-  return html`<input type="hidden" name="_csrf" value="${csrfToken}">
-    <input type="hidden" name="workspace" value="${viewer.current.workspace_id}">
-    <input type="hidden" name="environment" value="${environment}">
-    ${idempotencyKey && html`<input type="hidden" name="idempotency_key" value="${idempotencyKey}">`}`;
-}
-
-/** A field's error from the API's Problem, shown next to it and named by aria-describedby. */
-export function fieldError(id: string, error: FieldError | undefined): Html {
-  if (!error) return html``;
-  return html`<p class="field-error" id="${id}-error"><strong>Error:</strong> ${error.message}</p>`;
-}
-
-export function describedBy(id: string, error: FieldError | undefined, hint?: string): Html {
-  const ids = [hint, error ? `${id}-error` : undefined].filter(Boolean).join(' ');
-  return ids ? html`aria-describedby="${ids}"` : html``;
 }
 
 /** A confirmation of what a form just did, shown once on the page it redirected to. */
@@ -75,30 +52,38 @@ export function nextPageLink(url: string | undefined): Html {
   return html`<p><a href="${url}" rel="next">Next page</a></p>`;
 }
 
-export type Form = Record<string, string | string[] | undefined>;
-
-/** One value of a posted form ('' when absent). */
-export function field(form: Form | undefined, name: string): string {
-  const value = form?.[name];
-  return (Array.isArray(value) ? value[0] : value) ?? '';
+/** Page-specific styles and scripts: linked from the body (the layout's head is shared). */
+export function pageAssets(styles: string[], scripts: string[] = []): Html {
+  return html`${styles.map((name) => html`<link rel="stylesheet" href="/dashboard/assets/${name}">`)}
+  ${scripts.map((name) => html`<script src="/dashboard/assets/${name}" defer></script>`)}`;
 }
 
-/** Every value of a repeated field (checkboxes). */
-export function fields(form: Form | undefined, name: string): string[] {
-  return [form?.[name] ?? []].flat();
+/**
+ * The wrapper that lets a wide table scroll sideways on a phone: focusable and named, so a
+ * keyboard can scroll it too (axe: scrollable-region-focusable).
+ */
+export function tableWrap(label: string, table: Html): Html {
+  return html`<div class="table-wrap" tabindex="0" role="group" aria-label="${label}">${table}</div>`;
 }
 
-/** The environment a form or a query names; anything else is the sandbox. */
-export function environmentOf(value: string | undefined): EnvironmentName {
-  return value === 'live' ? 'live' : 'sandbox';
-}
+/** `?workspace=`: the pages about a whole workspace (keys, usage, members, MCP clients). */
+export const WORKSPACE_QUERY = {
+  type: 'object',
+  properties: { workspace: { type: 'string', maxLength: 100 } },
+  additionalProperties: false,
+} as const;
+
+/** `?workspace=&environment=`: the properties of every page about one environment. */
+export const ENVIRONMENT_QUERY = {
+  workspace: { type: 'string', maxLength: 100 },
+  environment: { type: 'string', enum: ['sandbox', 'live'] },
+} as const;
 
 /** Query of the monitors' and events' pages: workspace, environment, and a page's own extras. */
 export const PAGE_QUERY = {
   type: 'object',
   properties: {
-    workspace: { type: 'string', maxLength: 100 },
-    environment: { type: 'string', enum: ['sandbox', 'live'] },
+    ...ENVIRONMENT_QUERY,
     cursor: { type: 'string', maxLength: 2000 },
     monitor_id: { type: 'string', pattern: `^mon_${ID_CHARS}$` },
     done: { type: 'string', maxLength: 40 },

@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EnvironmentName } from '../../db/schema.js';
 import { errorPage, type PageContext, type Viewer } from '../layout.js';
 import type { DashboardPageContext } from './context.js';
-import { environmentOf, type Form, field, type PageQuery } from './page-parts.js';
+import { environmentOf, type Form, field } from './form-parts.js';
+import type { PageQuery } from './page-parts.js';
 
 /** A page about one workspace and one environment (monitors and events live in one). */
 export type ScopedPage = PageContext & { viewer: Viewer; environment: EnvironmentName };
@@ -33,7 +34,8 @@ export async function pageScope(
     ctx.noWorkspace(reply);
     return undefined;
   }
-  const environment = environmentOf(source.environment);
+  // An unknown environment in a form post is the sandbox here (the query's schema allows no other).
+  const environment = environmentOf(source.environment) ?? 'sandbox';
   const page = (title: string) => ({ title, csrfToken: ctx.csrfToken(reply), viewer, environment });
   return { viewer, environment, page };
 }
@@ -47,4 +49,26 @@ export function problemPage(
 ) {
   const heading = problem.status === 404 ? 'Not found' : 'The request was refused';
   return ctx.send(reply, errorPage(page, heading, problem.detail), problem.status);
+}
+
+/**
+ * The viewer and environment a request is about, or the page that says why there are none: the
+ * checks playground and the company search refuse an unknown environment (422) rather than run a
+ * check or a search in the sandbox that was meant for live.
+ */
+export async function refusingScope(
+  ctx: DashboardPageContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  values: { workspace?: string; environment?: string },
+): Promise<{ viewer: Viewer; environment: EnvironmentName } | { refused: FastifyReply }> {
+  const viewer = await ctx.viewerOf(request, values.workspace);
+  if (!viewer) return { refused: ctx.noWorkspace(reply) };
+  const environment = environmentOf(values.environment);
+  if (!environment) {
+    const page = { title: 'Refused', csrfToken: ctx.csrfToken(reply), viewer };
+    const message = 'Choose the sandbox or the live environment.';
+    return { refused: ctx.send(reply, errorPage(page, 'No such environment', message), 422) };
+  }
+  return { viewer, environment };
 }

@@ -4,7 +4,8 @@ import type { DailyUsage } from '../../modules/usage/usage.service.js';
 import { Html, html } from '../html.js';
 import { layout, type PageContext, type Viewer } from '../layout.js';
 import type { ApiResult } from './api.js';
-import { at, pageAssets, problemSummary, tableWrap } from './playground-parts.js';
+import { problemSummary } from './form-parts.js';
+import { pageAssets, tableWrap, when } from './page-parts.js';
 
 export interface EnvironmentUsage {
   environment: EnvironmentName;
@@ -63,7 +64,7 @@ function environmentSection(usage: EnvironmentUsage): Html {
     <ul class="totals">
       <li><strong>${s.totals.requests}</strong> requests</li>
       <li><strong>${s.totals.billable_units}</strong> billable units</li>
-      <li class="muted">as of ${at(s.as_of)}</li>
+      <li class="muted">as of ${when(s.as_of)}</li>
     </ul>
     <figure class="chart">
       <figcaption id="${id}-chart-caption">Requests and billable units per day (UTC), ${environment}. The table “Per day” has the same numbers.</figcaption>
@@ -100,7 +101,7 @@ function ledgerTable(ledger: CreditLedgerTable[]): Html {
     <thead><tr><th scope="col">When</th><th scope="col">Kind</th><th scope="col">Units</th><th scope="col">Operation or note</th></tr></thead>
     <tbody>${ledger.map(
       (e) =>
-        html`<tr><td>${at(e.created_at)}</td><td>${e.kind}</td><td>${e.units > 0 ? `+${e.units}` : e.units}</td><td>${e.operation ?? e.note ?? ''}</td></tr>`,
+        html`<tr><td>${when(e.created_at)}</td><td>${e.kind}</td><td>${e.units > 0 ? `+${e.units}` : e.units}</td><td>${e.operation ?? e.note ?? ''}</td></tr>`,
     )}</tbody>
   </table>`,
   );
