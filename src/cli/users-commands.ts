@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { defaultPublicBaseUrl, loadConfig } from '../config.js';
-import { addUserToWorkspace } from '../modules/users/users.service.js';
+import { provisionMember } from '../modules/users/members.service.js';
 import { withDatabase } from './database-command.js';
 import { jsonOption, printResult, type RunCommand } from './output.js';
 
@@ -15,7 +15,7 @@ export function addUsersCommands(program: Command, run: RunCommand): void {
   user
     .command('create')
     .description(
-      'Give a person access to a workspace in the dashboard: creates the account with a generated one-time password, printed once (never stored, only its argon2id hash; they choose their own at first sign-in), or adds an existing account to the workspace (its password is unchanged). An account already in the workspace gets the role given.',
+      'Give a person access to a workspace in the dashboard: creates the account with a generated one-time password, printed once (never stored, only its argon2id hash; they choose their own at first sign-in), or adds an existing account to the workspace (its password is unchanged). An account already in the workspace gets the role given, unless that leaves the workspace without an owner.',
     )
     .requiredOption('--email <email>', 'the email address they sign in with')
     .requiredOption('--workspace <id>', 'the workspace they get access to')
@@ -30,7 +30,7 @@ export function addUsersCommands(program: Command, run: RunCommand): void {
       await run(output, async () => {
         const config = loadConfig();
         const added = await withDatabase((database, deps) =>
-          addUserToWorkspace(database.db, deps, {
+          provisionMember(database, deps, {
             email: options.email,
             workspaceId: options.workspace,
             role: options.role,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { createDatabase } from '../../src/db/database.js';
+import { listMembers } from '../../src/modules/users/members.service.js';
 import { authenticate } from '../../src/modules/users/users.service.js';
 import { runCli, startServeProcess, stopServeProcess } from '../helpers/cli.js';
 
@@ -97,6 +98,57 @@ describe.concurrent('firmwatch user create, and the starter sign-in of serve', (
       env,
     );
     expect(role.code).toBe(1);
+  });
+
+  it('never demotes the last owner of a workspace, like the members page', async () => {
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'owners.db')}` };
+    const ws = JSON.parse(
+      (await runCli(['workspace', 'create', '--name', 'Solo', '--json'], env)).stdout,
+    ).id as string;
+    const user = (email: string, role: string, json = true) =>
+      runCli(
+        [
+          'user',
+          'create',
+          '--email',
+          email,
+          '--workspace',
+          ws,
+          '--role',
+          role,
+          ...(json ? ['--json'] : []),
+        ],
+        env,
+      );
+    expect((await user('olga@example.com', 'owner')).code).toBe(0);
+
+    const refused = await user('olga@example.com', 'member');
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toEqual({
+      code: 'last_owner',
+      message: 'A workspace keeps at least one owner: make another first.',
+    });
+    const plain = await user('OLGA@example.com', 'member', false);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('A workspace keeps at least one owner');
+
+    // With a second owner, the first can become a member; the role is what the store says.
+    expect((await user('piet@example.com', 'owner')).code).toBe(0);
+    const demoted = await user('olga@example.com', 'member');
+    expect(demoted.code, demoted.stdout).toBe(0);
+    expect(JSON.parse(demoted.stdout)).toMatchObject({ role: 'member', password: null });
+    const database = createDatabase(parseDatabaseUrl(env.DATABASE_URL));
+    try {
+      const members = await listMembers(database.db, ws);
+      expect(members.map((m) => [m.email, m.role]).sort()).toEqual([
+        ['olga@example.com', 'member'],
+        ['piet@example.com', 'owner'],
+      ]);
+    } finally {
+      await database.destroy();
+    }
+    // Piet is the last owner now.
+    expect((await user('piet@example.com', 'member')).code).toBe(1);
   });
 
   it('the first start on an empty SQLite database prints a dashboard sign-in that works', async () => {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Transact } from '../../db/group-commit.js';
 import type { Database, WorkspaceRole } from '../../db/schema.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import {
@@ -44,6 +45,32 @@ export async function inviteMember(
     }
   }
   return addUserToWorkspace(db, deps, input);
+}
+
+/**
+ * `firmwatch user create`: adds a person to a workspace (a new account gets a one-time password),
+ * and gives one who is already a member the role asked for through changeMemberRole, so the CLI
+ * cannot demote the last owner either.
+ */
+export async function provisionMember(
+  database: { db: Kysely<Database>; transact: Transact },
+  deps: UsersDeps,
+  input: { workspaceId: string; email: string; role: string },
+): Promise<AddedUser> {
+  const existing = await findUserByEmail(database.db, normalizeEmail(input.email));
+  const members = existing ? await listMembersOfWorkspace(database.db, input.workspaceId) : [];
+  if (!existing || !members.some((m) => m.user_id === existing.id)) {
+    return addUserToWorkspace(database.db, deps, input);
+  }
+  return database.transact(async (trx) => {
+    await changeMemberRole(trx, {
+      workspaceId: input.workspaceId,
+      userId: existing.id,
+      role: input.role,
+    });
+    // The account exists: this only reads it back with its membership (no password is made).
+    return addUserToWorkspace(trx, deps, input);
+  });
 }
 
 /** Whether the change leaves the workspace without an owner; `members` are locked by the caller. */
