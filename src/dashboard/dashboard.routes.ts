@@ -25,6 +25,7 @@ import {
   type User,
 } from '../modules/users/users.service.js';
 import { ASSETS } from './assets.js';
+import { ATTEMPT_LIMITS, type GuardedAttempt, mayAttempt } from './attempt-limits.js';
 import type { Html } from './html.js';
 import { errorPage, type Viewer } from './layout.js';
 import { registerOAuthPages } from './oauth-pages.js';
@@ -33,7 +34,6 @@ import { type Form, field } from './pages/form-parts.js';
 import { PAGE_MODULES } from './pages/index.js';
 import { WORKSPACE_QUERY } from './pages/page-parts.js';
 import { accountPath, returnPath } from './return-path.js';
-import { mayAttemptSignIn, SIGN_IN_LIMITS } from './sign-in-limits.js';
 import { keyCreatedPage, keysPage, revokeConfirmPage, signInPage } from './views.js';
 
 export interface DashboardOptions {
@@ -43,7 +43,7 @@ export interface DashboardOptions {
   /** The API's base URL (PUBLIC_BASE_URL): cookies are Secure when it is https. */
   publicBaseUrl: () => string;
   rateLimitStore: TokenBucketStore;
-  signInLimits?: typeof SIGN_IN_LIMITS;
+  attemptLimits?: typeof ATTEMPT_LIMITS;
 }
 
 export const SESSION_COOKIE = 'fw_session';
@@ -79,6 +79,13 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
   const { db, clock } = options;
   const deps = { clock, newId: options.newId };
   const secure = () => options.publicBaseUrl().startsWith('https:');
+  const attemptAllowed = (request: FastifyRequest, attempt: GuardedAttempt) =>
+    mayAttempt(
+      options.rateLimitStore,
+      options.attemptLimits ?? ATTEMPT_LIMITS,
+      request.ip,
+      attempt,
+    );
   const cookieOptions = () => ({
     path: COOKIE_PATH,
     httpOnly: true,
@@ -228,8 +235,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
         signInPage({ title: 'Sign in', csrfToken: csrfToken(reply) }, { email, error, next }),
         status,
       );
-    const limits = options.signInLimits ?? SIGN_IN_LIMITS;
-    if (!(await mayAttemptSignIn(options.rateLimitStore, limits, request.ip, email))) {
+    if (!(await attemptAllowed(request, { action: 'sign-in', email }))) {
       return again('Too many sign-in attempts. Wait a minute, then try again.', 429);
     }
     let user: User;
@@ -366,6 +372,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
   // The other areas' pages (src/dashboard/pages/), with this plugin's guard, viewer and CSRF.
   const pages: DashboardPageContext = {
     db,
+    attemptAllowed,
     deps,
     guarded,
     guardedWrite,

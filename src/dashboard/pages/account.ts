@@ -15,6 +15,9 @@ const QUERY = {
   additionalProperties: false,
 } as const;
 
+/** The same answer whether the address or the account ran out of attempts. */
+const TOO_MANY = 'Too many attempts to change the password. Wait a minute, then try again.';
+
 // The one page reachable while the password is a one-time password.
 const OPEN_BEFORE_CHANGE = { beforePasswordChange: true };
 
@@ -73,6 +76,10 @@ export const registerAccountPages: RegisterPages = (app, ctx) => {
           }),
           status,
         );
+      // Checked before anything else: the form is a way to guess the current password.
+      if (!(await ctx.attemptAllowed(request, { action: 'password-change', userId: user.id }))) {
+        return refuse({ field: 'current', message: TOO_MANY }, 429);
+      }
       const newPassword = field(form, 'new');
       if (newPassword !== field(form, 'again')) {
         return refuse({ field: 'again', message: 'The two new passwords are not the same.' }, 422);

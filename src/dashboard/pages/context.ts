@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
+import type { GuardedAttempt } from '../attempt-limits.js';
 import type { Html } from '../html.js';
 import type { Viewer } from '../layout.js';
 
@@ -23,6 +24,8 @@ export interface DashboardPageContext {
   viewerOf(request: FastifyRequest, workspaceId: string | undefined): Promise<Viewer | undefined>;
   csrfToken(reply: FastifyReply): string;
   send(reply: FastifyReply, page: Html, status?: number): FastifyReply;
+  /** Whether a password may be checked now (src/dashboard/attempt-limits.ts); it pays for it. */
+  attemptAllowed(request: FastifyRequest, attempt: GuardedAttempt): Promise<boolean>;
   /** The 404 page for a workspace the person is not a member of. */
   noWorkspace(reply: FastifyReply): FastifyReply;
 }
