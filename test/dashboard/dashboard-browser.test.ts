@@ -1,22 +1,18 @@
-import { mkdirSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
 import { SESSION_IDLE_MS } from '../../src/modules/users/users.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BROWSER_AVAILABLE, CHROMIUM_PATH, launchBrowser } from '../helpers/browser.js';
+import {
+  checkPage as checkDashboardPage,
+  makeScreenshotFolder,
+  signIn as signInAs,
+} from '../helpers/dashboard-browser.js';
 import { addDashboardUser } from '../helpers/dashboard-users.js';
 import { DIALECTS } from '../helpers/databases.js';
 
 if (!BROWSER_AVAILABLE) console.log(`Browser tests skipped: no Chromium at ${CHROMIUM_PATH}.`);
-
-/** Where the screenshots of every page go, for a reviewer (not committed). */
-export const SCREENSHOTS = 'test-output/screenshots';
-const WIDTHS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-];
 
 describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)('the dashboard in Chromium [%s]', (dialect) => {
   let t: TestApp;
@@ -27,7 +23,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)('the dashboard in Chromium [%s]
   const email = 'owner@example.com';
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    makeScreenshotFolder();
     t = await startTestApp({ dialect });
     origin = new URL(t.baseUrl).origin;
     const deps = { clock: t.clock, newId: t.newId };
@@ -48,34 +44,10 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)('the dashboard in Chromium [%s]
     await t?.close();
   });
 
-  async function signIn(context: BrowserContext, as = { email, password }): Promise<Page> {
-    const page = await context.newPage();
-    await page.goto(`${origin}/dashboard/sign-in`);
-    await page.getByLabel('Email address').fill(as.email);
-    await page.getByLabel('Password').fill(as.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForLoadState();
-    return page;
-  }
-
-  /** No serious or critical axe violations, and a screenshot at each width. */
-  async function checkPage(page: Page, name: string): Promise<void> {
-    for (const size of WIDTHS) {
-      await page.setViewportSize({ width: size.width, height: size.height });
-      const results = await new AxeBuilder({ page }).analyze();
-      const grave = results.violations.filter(
-        (v) => v.impact === 'serious' || v.impact === 'critical',
-      );
-      expect(
-        grave.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-        `${name} at ${size.name}`,
-      ).toEqual([]);
-      await page.screenshot({
-        path: `${SCREENSHOTS}/dashboard-${dialect}-${name}-${size.name}.png`,
-        fullPage: true,
-      });
-    }
-  }
+  const signIn = (context: BrowserContext, as = { email, password }) =>
+    signInAs(context, origin, as);
+  const checkPage = (page: Page, name: string) =>
+    checkDashboardPage(page, { area: 'dashboard', dialect, name });
 
   it('a signed-out visitor reaches no page: GETs go to sign-in, writes are refused', async () => {
     for (const path of ['', '/', '/keys', `/keys/key_x/revoke?workspace=${workspaceId}`]) {

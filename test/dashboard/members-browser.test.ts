@@ -1,19 +1,15 @@
-import { mkdirSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BROWSER_AVAILABLE, launchBrowser } from '../helpers/browser.js';
+import {
+  checkPage as checkDashboardPage,
+  makeScreenshotFolder,
+  signIn as signInAs,
+} from '../helpers/dashboard-browser.js';
 import { addDashboardUser } from '../helpers/dashboard-users.js';
 import { DIALECTS } from '../helpers/databases.js';
-
-/** The folder the dashboard's browser tests write their screenshots to (not committed). */
-const SCREENSHOTS = 'test-output/screenshots';
-const WIDTHS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-];
 
 describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
   'members, invitations and the password change [%s]',
@@ -26,7 +22,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
     const owner = 'owner@example.com';
 
     beforeAll(async () => {
-      mkdirSync(SCREENSHOTS, { recursive: true });
+      makeScreenshotFolder();
       t = await startTestApp({ dialect });
       origin = new URL(t.baseUrl).origin;
       const deps = { clock: t.clock, newId: t.newId };
@@ -48,39 +44,13 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       await t?.close();
     });
 
+    const signIn = (context: BrowserContext, email: string, password: string) =>
+      signInAs(context, origin, { email, password });
+    const checkPage = (page: Page, name: string) =>
+      checkDashboardPage(page, { area: 'dashboard', dialect, name });
+
     const at = (path: string, query = '') =>
       `${origin}/dashboard${path}?workspace=${workspaceId}${query}`;
-
-    async function signIn(context: BrowserContext, email: string, password: string) {
-      const page = await context.newPage();
-      await page.goto(`${origin}/dashboard/sign-in`);
-      await page.getByLabel('Email address').fill(email);
-      await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForLoadState();
-      return page;
-    }
-
-    /** No serious or critical axe violations, nothing wider than the screen, a screenshot. */
-    async function checkPage(page: Page, name: string): Promise<void> {
-      for (const size of WIDTHS) {
-        await page.setViewportSize({ width: size.width, height: size.height });
-        const results = await new AxeBuilder({ page }).analyze();
-        const grave = results.violations.filter(
-          (v) => v.impact === 'serious' || v.impact === 'critical',
-        );
-        expect(
-          grave.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-          `${name} at ${size.name}`,
-        ).toEqual([]);
-        const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
-        expect(width, `${name} at ${size.name}`).toBeLessThanOrEqual(size.width);
-        await page.screenshot({
-          path: `${SCREENSHOTS}/dashboard-${dialect}-${name}-${size.name}.png`,
-          fullPage: true,
-        });
-      }
-    }
 
     const rows = (page: Page) =>
       page

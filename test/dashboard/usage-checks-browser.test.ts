@@ -1,20 +1,16 @@
-import { mkdirSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BROWSER_AVAILABLE, launchBrowser } from '../helpers/browser.js';
+import {
+  checkPage as checkDashboardPage,
+  makeScreenshotFolder,
+  submitSignIn,
+} from '../helpers/dashboard-browser.js';
 import { addDashboardUser } from '../helpers/dashboard-users.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { get, post, readJson } from '../helpers/http.js';
-
-/** The folder the dashboard's browser tests write their screenshots to (not committed). */
-const SCREENSHOTS = 'test-output/screenshots';
-const WIDTHS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-];
 
 describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
   'usage, checks playground and companies pages [%s]',
@@ -30,7 +26,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
     const cspViolations: string[] = [];
 
     beforeAll(async () => {
-      mkdirSync(SCREENSHOTS, { recursive: true });
+      makeScreenshotFolder();
       t = await startTestApp({ dialect });
       origin = new URL(t.baseUrl).origin;
       const deps = { clock: t.clock, newId: t.newId };
@@ -48,9 +44,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
         if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
       });
       await page.goto(`${origin}/dashboard/sign-in`);
-      await page.getByLabel('Email address').fill('owner@example.com');
-      await page.getByLabel('Password').fill(added.password as string);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await submitSignIn(page, { email: 'owner@example.com', password: added.password as string });
       await page.waitForURL(/\/dashboard\/keys/);
     });
     afterAll(async () => {
@@ -58,30 +52,11 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       await t?.close();
     });
 
+    const checkPage = (name: string) =>
+      checkDashboardPage(page, { area: 'dashboard', dialect, name });
+
     const at = (path: string, query = '') =>
       `${origin}/dashboard${path}?workspace=${workspaceId}${query}`;
-
-    /** No serious or critical axe violations, and a screenshot at each width. */
-    async function checkPage(name: string): Promise<void> {
-      for (const size of WIDTHS) {
-        await page.setViewportSize({ width: size.width, height: size.height });
-        const results = await new AxeBuilder({ page }).analyze();
-        const grave = results.violations.filter(
-          (v) => v.impact === 'serious' || v.impact === 'critical',
-        );
-        expect(
-          grave.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-          `${name} at ${size.name}`,
-        ).toEqual([]);
-        // Nothing wider than the screen: wide tables scroll inside their own wrapper.
-        const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
-        expect(width, `${name} at ${size.name}`).toBeLessThanOrEqual(size.width);
-        await page.screenshot({
-          path: `${SCREENSHOTS}/dashboard-${dialect}-${name}-${size.name}.png`,
-          fullPage: true,
-        });
-      }
-    }
 
     let checkId: string;
 

@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -16,6 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BROWSER_AVAILABLE, CHROMIUM_PATH, launchBrowser } from '../helpers/browser.js';
+import {
+  checkPage as checkDashboardPage,
+  makeScreenshotFolder,
+  submitSignIn,
+} from '../helpers/dashboard-browser.js';
 import { addDashboardUser } from '../helpers/dashboard-users.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { mcpUrl } from '../helpers/mcp.js';
@@ -23,7 +27,6 @@ import { mcpUrl } from '../helpers/mcp.js';
 if (!BROWSER_AVAILABLE)
   console.log(`OAuth browser tests skipped: no Chromium at ${CHROMIUM_PATH}.`);
 
-const SCREENSHOTS = 'test-output/screenshots';
 const CHECK = { identifier_type: 'vat_number', identifier: 'GB999000005', country_code: 'GB' };
 
 /** The native client's loopback redirect URI: a real server that records what it receives. */
@@ -99,6 +102,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
 
     beforeAll(async () => {
       // No verifier cache: the call right after the revocation must already be refused.
+      makeScreenshotFolder();
       t = await startTestApp({ dialect, keyCacheTtlMs: 0 });
       origin = new URL(t.baseUrl).origin;
       const deps = { clock: t.clock, newId: t.newId };
@@ -121,26 +125,8 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       await t?.close();
     });
 
-    async function checkPage(page: Page, name: string) {
-      const results = await new AxeBuilder({ page }).analyze();
-      const grave = results.violations.filter(
-        (v) => v.impact === 'serious' || v.impact === 'critical',
-      );
-      expect(
-        grave.map((v) => v.id),
-        name,
-      ).toEqual([]);
-      for (const [size, width, height] of [
-        ['desktop', 1280, 800],
-        ['phone', 390, 844],
-      ] as const) {
-        await page.setViewportSize({ width, height });
-        await page.screenshot({
-          path: `${SCREENSHOTS}/oauth-${dialect}-${name}-${size}.png`,
-          fullPage: true,
-        });
-      }
-    }
+    const checkPage = (page: Page, name: string) =>
+      checkDashboardPage(page, { area: 'oauth', dialect, name });
 
     it('completes code + PKCE through sign-in and consent, calls a tool, and is refused once revoked', async () => {
       const provider = new MemoryProvider(callback.url);
@@ -171,9 +157,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       const page = await context.newPage();
       await page.goto(authorizationUrl.toString());
       expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
-      await page.getByLabel('Email address').fill(email);
-      await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await submitSignIn(page, { email, password });
       await page.waitForURL(/\/dashboard\/oauth\/consent\?/);
       expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(
         'Allow Playwright agent to use firmwatch?',
@@ -262,9 +246,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto((provider.authorizationUrls[0] as URL).toString());
-      await page.getByLabel('Email address').fill(email);
-      await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await submitSignIn(page, { email, password });
       await page.waitForURL(/\/dashboard\/oauth\/consent\?/);
       await page.getByRole('button', { name: 'Deny' }).click();
       await page.waitForURL((url) => url.toString().startsWith(callback.url));
@@ -285,9 +267,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(`${origin}/dashboard/sign-in?next=${encodeURIComponent('//evil.example/x')}`);
-      await page.getByLabel('Email address').fill(email);
-      await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await submitSignIn(page, { email, password });
       await page.waitForLoadState();
       expect(new URL(page.url()).origin).toBe(origin);
       // Signed in now: a consent post without the token is refused by the CSRF check.
