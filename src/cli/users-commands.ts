@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { defaultPublicBaseUrl, loadConfig } from '../config.js';
 import { provisionMember } from '../modules/users/members.service.js';
+import { resetPassword } from '../modules/users/users.service.js';
 import { withDatabase } from './database-command.js';
 import { jsonOption, printResult, type RunCommand } from './output.js';
 
@@ -50,6 +51,31 @@ export function addUsersCommands(program: Command, run: RunCommand): void {
           `Sign in at ${url}`,
         ].join('\n');
         printResult(output, { ...added, password: added.password ?? null, sign_in_url: url }, text);
+      });
+    });
+  user
+    .command('reset-password')
+    .description(
+      'Reissue a one-time password to a person who lost theirs: a new generated password, printed once (never stored, only its argon2id hash), which they must change at their next sign-in; all their dashboard sessions end.',
+    )
+    .requiredOption('--email <email>', 'the email address they sign in with')
+    .addOption(jsonOption())
+    .action(async (options: { email: string; json?: boolean }) => {
+      const output = { json: options.json === true };
+      await run(output, async () => {
+        const config = loadConfig();
+        const reset = await withDatabase((database, deps) =>
+          resetPassword(database.db, deps, options.email),
+        );
+        const url = signInUrl(
+          config.publicBaseUrl ?? defaultPublicBaseUrl(config.host, config.port),
+        );
+        const text = [
+          `new one-time password for ${reset.user.id} (${reset.user.email}): ${reset.password}`,
+          'This password is shown only now; no email is sent. Their sessions have ended; they choose their own password at the next sign-in.',
+          `Sign in at ${url}`,
+        ].join('\n');
+        printResult(output, { ...reset, sign_in_url: url }, text);
       });
     });
 }

@@ -4,8 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { createDatabase } from '../../src/db/database.js';
+import { systemClock } from '../../src/lib/clock.js';
 import { listMembers } from '../../src/modules/users/members.service.js';
-import { authenticate } from '../../src/modules/users/users.service.js';
+import {
+  authenticate,
+  createSession,
+  resolveSession,
+} from '../../src/modules/users/users.service.js';
 import { runCli, startServeProcess, stopServeProcess } from '../helpers/cli.js';
 
 let dir: string;
@@ -149,6 +154,66 @@ describe.concurrent('firmwatch user create, and the starter sign-in of serve', (
     }
     // Piet is the last owner now.
     expect((await user('piet@example.com', 'member')).code).toBe(1);
+  });
+
+  it('reissues a one-time password: printed once, to be changed, and every session ends', async () => {
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'reset.db')}`, PORT: '9999' };
+    const ws = JSON.parse(
+      (await runCli(['workspace', 'create', '--name', 'Lost', '--json'], env)).stdout,
+    ).id as string;
+    const created = JSON.parse(
+      (
+        await runCli(
+          ['user', 'create', '--email', 'lena@example.com', '--workspace', ws, '--json'],
+          env,
+        )
+      ).stdout,
+    );
+    const database = createDatabase(parseDatabaseUrl(env.DATABASE_URL));
+    try {
+      const session = await createSession(database.db, { clock: systemClock }, created.user.id);
+
+      const reset = await runCli(
+        ['user', 'reset-password', '--email', 'Lena@Example.com', '--json'],
+        env,
+      );
+      expect(reset.code, reset.stderr).toBe(0);
+      const answer = JSON.parse(reset.stdout);
+      expect(answer).toEqual({
+        user: {
+          id: created.user.id,
+          email: 'lena@example.com',
+          created_at: created.user.created_at,
+          must_change_password: true,
+        },
+        password: expect.stringMatching(/^[A-Za-z0-9_-]{20}$/),
+        sign_in_url: 'http://127.0.0.1:9999/dashboard',
+      });
+      expect(answer.password).not.toBe(created.password);
+
+      expect(
+        await resolveSession(database.db, { clock: systemClock }, session.token),
+      ).toBeUndefined();
+      await expect(
+        authenticate(database.db, 'lena@example.com', created.password),
+      ).rejects.toThrow();
+      const user = await authenticate(database.db, 'lena@example.com', answer.password);
+      expect(user.must_change_password).toBe(true);
+    } finally {
+      await database.destroy();
+    }
+
+    const text = await runCli(['user', 'reset-password', '--email', 'lena@example.com'], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      /new one-time password for usr_\w+ \(lena@example.com\): [A-Za-z0-9_-]{20}\n/,
+    );
+    const unknown = await runCli(
+      ['user', 'reset-password', '--email', 'nobody@example.com', '--json'],
+      env,
+    );
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stdout).error.code).toBe('user_not_found');
   });
 
   it('the first start on an empty SQLite database prints a dashboard sign-in that works', async () => {

@@ -33,7 +33,8 @@ export type UsersErrorCode =
   | 'not_a_member'
   | 'last_owner'
   | 'weak_password'
-  | 'wrong_password';
+  | 'wrong_password'
+  | 'user_not_found';
 
 export class UsersError extends Error {
   constructor(
@@ -281,4 +282,23 @@ export async function changePassword(
   }
   await updatePassword(db, user.id, await hashPassword(chosen));
   await revokeOtherSessions(db, user.id, input.keepSessionId, toTimestamp(deps.clock.now()));
+}
+
+/**
+ * An operator reissues a one-time password (`firmwatch user reset-password`): a new generated
+ * password, returned once and stored only as its argon2id hash, that must be changed at the next
+ * sign-in; every session of the person ends, since whoever knew the old password may be signed in.
+ */
+export async function resetPassword(
+  db: Kysely<Database>,
+  deps: { clock: Clock },
+  email: string,
+): Promise<{ user: User; password: string }> {
+  const found = await findUserByEmail(db, normalizeEmail(email));
+  if (!found)
+    throw new UsersError('user_not_found', `no dashboard account ${normalizeEmail(email)}`);
+  const password = generatePassword();
+  await updatePassword(db, found.id, await hashPassword(password), true);
+  await revokeOtherSessions(db, found.id, undefined, toTimestamp(deps.clock.now()));
+  return { user: toUser({ ...found, must_change_password: 1 }), password };
 }

@@ -16,15 +16,19 @@ export async function insertUser(db: Kysely<Database>, row: UserRow): Promise<vo
   await db.insertInto('users').values(row).execute();
 }
 
-/** A chosen password replaces the one-time one: the flag that asks for a change is cleared. */
+/**
+ * Sets a user's password: a chosen one clears the flag that asks for a change, a one-time one (an
+ * operator's reset) sets it.
+ */
 export async function updatePassword(
   db: Kysely<Database>,
   userId: string,
   passwordHash: string,
+  oneTime = false,
 ): Promise<void> {
   await db
     .updateTable('users')
-    .set({ password_hash: passwordHash, must_change_password: 0 })
+    .set({ password_hash: passwordHash, must_change_password: oneTime ? 1 : 0 })
     .where('id', '=', userId)
     .execute();
 }
