@@ -43,7 +43,7 @@ button { font: inherit; padding: .45rem 1rem; border: 0; background: var(--accen
   cursor: pointer; }
 button.danger { background: var(--bad); }
 .hint { color: var(--muted); margin: .25rem 0; }
-.error-summary { border: 4px solid var(--bad); padding: .75rem 1rem; margin-bottom: 1.5rem; }
+.error-summary { border: 4px solid var(--bad); padding: .75rem 1rem; margin-bottom: 1.5rem; overflow-wrap: anywhere; }
 .error-summary h2 { margin-top: 0; }
 .warning { border-left: 6px solid #b35c00; background: #fff7e6; padding: .75rem 1rem; }
 .revoked { color: var(--muted); }

@@ -6,7 +6,7 @@ import { html } from '../html.js';
 const CSS = `
 .env-switch ul { list-style: none; display: flex; gap: 1rem; padding: 0; margin: 0 0 1rem; }
 .field-error { color: var(--bad); margin: .25rem 0; }
-.notice { border-left: 6px solid #1d7a3a; background: #eef8f0; padding: .5rem 1rem; margin: 0 0 1rem; }
+.notice { border-left: 6px solid #1d7a3a; background: #eef8f0; padding: .5rem 1rem; margin: 0 0 1rem; overflow-wrap: anywhere; }
 .notice p { margin: .25rem 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 dl.facts dt { font-weight: 600; }
