@@ -32,6 +32,13 @@ declare module 'fastify' {
   }
 }
 
+const KEY_PATTERN = /^[A-Za-z0-9._-]{8,128}$/;
+
+/** Whether a value can be an Idempotency-Key: 8 to 128 letters, digits, ".", "_" or "-". */
+export function isIdempotencyKey(value: string): boolean {
+  return KEY_PATTERN.test(value);
+}
+
 /**
  * The header of every idempotent operation. The hook above requires it (the OpenAPI document says
  * so, see openapi.ts), except on an MCP tool call made without an idempotency_key.
@@ -43,7 +50,7 @@ export const IdempotencyKeyHeaders = {
       type: 'string',
       minLength: 8,
       maxLength: 128,
-      pattern: '^[A-Za-z0-9._-]{8,128}$',
+      pattern: KEY_PATTERN.source,
       description: 'Reuse the same key, with the same body, when retrying; kept for 24 hours.',
     },
   },
@@ -52,7 +59,6 @@ export const IdempotencyKeyHeaders = {
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A claim held this long without completing belongs to a crashed request. */
 export const IDEMPOTENCY_LEASE_MS = 60 * 1000;
-const KEY_PATTERN = /^[A-Za-z0-9._-]{8,128}$/;
 /** Response headers that are part of the stored response and are replayed. */
 const REPLAYED_HEADERS = ['content-type', 'location'];
 
@@ -141,7 +147,7 @@ export function registerIdempotency(
           'This operation needs an Idempotency-Key header: 8 to 128 letters, digits, ".", "_" or "-". Reuse the same key when retrying.',
       });
     }
-    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+    if (typeof key !== 'string' || !isIdempotencyKey(key)) {
       throw new HttpProblem('idempotency_key_invalid', {
         detail: 'The Idempotency-Key header must be 8 to 128 letters, digits, ".", "_" or "-".',
       });

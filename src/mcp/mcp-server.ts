@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { ApiRequest, ApiResponse } from '../http/dispatch.js';
-import { HttpProblem } from '../http/problems.js';
+import { HttpProblem, type Problem } from '../http/problems.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
 import type { ToolDefinition } from './tool-definitions.js';
 
@@ -49,10 +49,10 @@ export function toolListing(definition: ToolDefinition): Tool {
 }
 
 /** What a tool error tells an agent of the Problem behind it. */
-export type Problem = { code: string; detail: string; retryable: boolean; status: number };
+export type ToolProblem = Pick<Problem, 'code' | 'detail' | 'retryable' | 'status'>;
 
 /** A Problem as an MCP tool error: a line to read, the Problem as JSON, and in `_meta`. */
-export function toolError(problem: Problem): CallToolResult {
+export function toolError(problem: ToolProblem): CallToolResult {
   const retry = problem.retryable ? ' It is retryable.' : '';
   return {
     isError: true,
@@ -122,7 +122,7 @@ export async function callTool(
       ),
     );
   }
-  if (response.status >= 300) return toolError(response.body as Problem);
+  if (response.status >= 300) return toolError(response.body as ToolProblem);
   const result = response.body as Record<string, unknown>;
   return {
     content: [

@@ -9,27 +9,27 @@ import {
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
-import { MCP_SERVER_NAME, type Problem, toolError } from './mcp-server.js';
+import { MCP_SERVER_NAME, type ToolProblem, toolError } from './mcp-server.js';
 
 /**
  * The Problem an HTTP error of the service carried (a 429 rate_limited, a 401 for a key revoked
  * mid-session): the SDK's client puts the response body in its error message.
  */
-function problemOf(error: unknown): Problem | undefined {
+function problemOf(error: unknown): ToolProblem | undefined {
   const message = error instanceof Error ? error.message : '';
   const start = message.indexOf('{');
   if (start === -1) return undefined;
   try {
-    const body = JSON.parse(message.slice(start)) as Partial<Problem>;
+    const body = JSON.parse(message.slice(start)) as Partial<ToolProblem>;
     return typeof body.code === 'string' && typeof body.status === 'number'
-      ? (body as Problem)
+      ? (body as ToolProblem)
       : undefined;
   } catch {
     return undefined;
   }
 }
 
-function unreachable(endpoint: URL, error: unknown): Problem {
+function unreachable(endpoint: URL, error: unknown): ToolProblem {
   const reason = error instanceof Error ? error.message : String(error);
   return {
     code: 'service_unavailable',

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { IdempotencyKeyHeaders } from '../http/idempotency.js';
 import { TOOLS, type ToolSpec } from './tools.js';
 
 /** What a tool takes from the REST operation it runs, as Fastify registered it. */
@@ -32,10 +33,7 @@ export type JsonSchemaObject = { type: 'object'; [keyword: string]: unknown };
 
 /** The optional argument of every tool whose operation changes state. */
 export const IDEMPOTENCY_KEY_ARGUMENT = {
-  type: 'string',
-  minLength: 8,
-  maxLength: 128,
-  pattern: '^[A-Za-z0-9._-]{8,128}$',
+  ...IdempotencyKeyHeaders.properties['idempotency-key'],
   description:
     'Makes the call safe to retry: a call with the same key and the same arguments within 24 hours returns the first result instead of doing it again (a different call with a used key is an idempotency_key_reused error). Without it, every call is a new operation.',
 } as const;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EnvironmentName } from '../../db/schema.js';
 import { dispatch } from '../../http/dispatch.js';
+import { isIdempotencyKey } from '../../http/idempotency.js';
 import type { Problem } from '../../http/problems.js';
 import { ALL_SCOPES } from '../../modules/accounts/scopes.js';
 import type { Viewer } from '../layout.js';
@@ -43,5 +44,5 @@ export const newIdempotencyKey = (): string => randomUUID();
 
 /** A form's idempotency key, or a fresh one when the field is missing or not a plausible key. */
 export function idempotencyKeyOf(value: string): string {
-  return /^[A-Za-z0-9._-]{8,128}$/.test(value) ? value : randomUUID();
+  return isIdempotencyKey(value) ? value : randomUUID();
 }
