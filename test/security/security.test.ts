@@ -233,3 +233,81 @@ describe('credentials on public routes and unknown paths', () => {
     }
   });
 });
+
+describe('endpoints beside /v1: MCP, OAuth and the dashboard', () => {
+  let t: TestApp;
+  let origin: string;
+  beforeAll(async () => {
+    t = await startTestApp({ keyCacheTtlMs: 0 });
+    origin = new URL(t.baseUrl).origin;
+  });
+  afterAll(() => t.close());
+
+  const ROUTES: Array<[string, string]> = [
+    ['POST', '/mcp'],
+    ['GET', '/.well-known/oauth-protected-resource/mcp'],
+    ['GET', '/.well-known/oauth-authorization-server'],
+    ['POST', '/oauth/register'],
+    ['POST', '/oauth/token'],
+  ];
+
+  it.each(ROUTES)('%s %s refuses a key in the URL and never logs it', async (method, path) => {
+    const secret = uniqueSecret();
+    for (const query of keyQueryStrings(secret)) {
+      const response = await fetch(`${origin}${path}?${query}`, { method });
+      await expectProblem(response, 401, 'invalid_api_key');
+    }
+    expect(JSON.stringify(t.logs)).not.toContain(secret);
+  });
+
+  // The dashboard answers in HTML, with the same refusal.
+  it.each(['/dashboard/sign-in', '/dashboard/keys'])(
+    'GET %s refuses a key in the URL with a 401 page and never logs it',
+    async (path) => {
+      const secret = uniqueSecret();
+      for (const query of keyQueryStrings(secret)) {
+        const response = await fetch(`${origin}${path}?${query}`);
+        expect(response.status, query).toBe(401);
+        expect(response.headers.get('www-authenticate')).toContain('error="invalid_request"');
+        expect(await response.text()).toContain('revoke it and create a new one');
+      }
+      expect(JSON.stringify(t.logs)).not.toContain(secret);
+    },
+  );
+
+  async function initialize(authorization?: string) {
+    return fetch(`${origin}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(authorization ? { authorization } : {}),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'security', version: '1' },
+        },
+      }),
+    });
+  }
+
+  it('POST /mcp refuses a missing, malformed, unknown or revoked key, and takes a valid one', async () => {
+    await expectProblem(await initialize(), 401, 'authentication_required');
+    for (const authorization of [
+      'Bearer',
+      'Bearer svc_test_short',
+      `Bearer svc_test_${'x'.repeat(32)}`,
+    ]) {
+      await expectProblem(await initialize(authorization), 401, 'invalid_api_key');
+    }
+    const key = await t.createKey();
+    expect((await initialize(`Bearer ${key.key}`)).status).toBe(200);
+    await revokeApiKey(t.database.db, { clock: t.clock, newId: () => 'unused' }, key.id);
+    await expectProblem(await initialize(`Bearer ${key.key}`), 401, 'invalid_api_key');
+  });
+});
