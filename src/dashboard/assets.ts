@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { FAVICON_SVG, ICON_CACHE_CONTROL } from './favicon.js';
 import { PLAYGROUND_ASSETS } from './pages/playground-assets.js';
 
 /**
@@ -70,15 +71,19 @@ export interface Asset {
   type: string;
   /** A strong validator: the content's hash. */
   etag: string;
+  /** Absent: `no-cache` (revalidated each time, so a new release shows at once). */
+  cacheControl?: string;
 }
 
-function asset(body: string, type: string): Asset {
+function asset(body: string, type: string, cacheControl?: string): Asset {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  return { body, type, etag };
+  return { body, type, etag, ...(cacheControl ? { cacheControl } : {}) };
 }
 
 export const ASSETS: Record<string, Asset> = {
   'dashboard.css': asset(CSS, 'text/css; charset=utf-8'),
   'copy.js': asset(COPY_JS, 'text/javascript; charset=utf-8'),
+  // Asked for on every page, signed in or not: kept by the browser instead of revalidated.
+  'favicon.svg': asset(FAVICON_SVG, 'image/svg+xml', ICON_CACHE_CONTROL),
   ...PLAYGROUND_ASSETS,
 };

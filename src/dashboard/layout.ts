@@ -55,6 +55,8 @@ export function layout(page: PageContext, body: Html): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} – firmwatch dashboard</title>
+<link rel="icon" href="/favicon.ico" sizes="32x32">
+<link rel="icon" href="/dashboard/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
 <script src="/dashboard/assets/copy.js" defer></script>
 </head>
