@@ -184,9 +184,13 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       await page.getByRole('link', { name: 'Events', exact: true }).click();
       await page.waitForLoadState();
       expect(await h1(page)).toBe('Monitoring events');
-      expect(await page.getByRole('table', { name: 'Monitoring events' }).innerText()).toContain(
-        monitorId,
-      );
+      // The event names its company, linking to the monitor.
+      const events = page.getByRole('table', { name: 'Monitoring events' });
+      expect(
+        await events
+          .getByRole('link', { name: 'Sandbox Timeline Winding Ltd' })
+          .getAttribute('href'),
+      ).toContain(`/dashboard/monitors/${monitorId}`);
       await checkPage(page, 'events');
       await context.close();
     });

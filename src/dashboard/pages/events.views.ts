@@ -46,7 +46,7 @@ function shortValue(value: MonitorChange['current']): string {
 }
 
 /** One line about an event: its first change ("Legal status: active → liquidation", "+2 more"). */
-export function eventSummary(event: Pick<MonitorEvent, 'type' | 'changes'>): string {
+function eventSummary(event: Pick<MonitorEvent, 'type' | 'changes'>): string {
   const [first, ...rest] = event.changes;
   if (!first) return TYPE_SUMMARIES[event.type];
   const line = `${FIELD_LABELS[first.field]}: ${shortValue(first.previous)} → ${shortValue(first.current)}`;
