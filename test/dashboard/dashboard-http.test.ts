@@ -107,7 +107,9 @@ describe('the dashboard over HTTP', () => {
     expect(svg.headers.get('cache-control')).toBe('public, max-age=604800');
     expect(await svg.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     // Not an API operation: the OpenAPI document does not list it.
-    const openapi = await (await fetch(`${t.baseUrl}/openapi.json`)).json();
+    const openapi = (await (await fetch(`${t.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
     expect(Object.keys(openapi.paths).some((path) => path.includes('favicon'))).toBe(false);
   });
 
