@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './config.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
+import { faviconRoutes } from './dashboard/favicon.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Transact } from './db/group-commit.js';
 import type { Database } from './db/schema.js';
@@ -213,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicBaseUrl: deps.publicBaseUrl,
     rateLimitStore: deps.rateLimit.store,
   });
+  await app.register(faviconRoutes);
   await app.register(oauthRoutes);
   await app.register(mcpRoutes, {
     urls,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { FAVICON_SVG, ICON_CACHE_CONTROL } from './favicon.js';
 import { PLAYGROUND_ASSETS } from './pages/playground-assets.js';
 
 /**
@@ -14,15 +15,21 @@ a { color: var(--accent); }
 a:focus, button:focus, input:focus, select:focus { outline: 3px solid #ffbf47; outline-offset: 1px; }
 .skip { position: absolute; left: -999px; }
 .skip:focus { left: 1rem; top: 1rem; background: var(--paper); padding: .5rem; }
-header.top { background: #15212f; color: #fff; padding: .75rem 1rem; display: flex; flex-wrap: wrap;
-  gap: .75rem 1.5rem; align-items: center; }
-header.top a { color: #fff; }
-header.top .brand { font-weight: 700; text-decoration: none; margin-right: auto; }
+/* One row at 1280 px: the select and the address are capped, so a long workspace name or email
+   cannot push "Sign out" onto a row of its own; narrower screens wrap. */
+header.top { background: #15212f; color: #fff; padding: .625rem 1rem; display: flex; flex-wrap: wrap;
+  gap: .5rem .625rem; align-items: center; font-size: .875rem; }
+header.top a { color: #fff; white-space: nowrap; }
+header.top .brand { font-weight: 700; font-size: 1rem; text-decoration: none; margin-right: auto; }
 header.top nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap;
-  gap: .25rem 1rem; }
-header.top form { margin: 0; display: flex; gap: .5rem; align-items: center; }
-header.top label { font-size: .9rem; }
-header.top button { background: transparent; color: #fff; border: 1px solid #fff; }
+  gap: .25rem .625rem; }
+header.top form { margin: 0; display: flex; gap: .375rem; align-items: center; }
+header.top select { font-size: .875rem; width: auto; max-width: 10rem; padding: .15rem; border-width: 1px; }
+header.top button { background: transparent; color: #fff; border: 1px solid #fff; padding: .2rem .625rem;
+  white-space: nowrap; }
+/* A long address is cut on screen (its title and the link's name keep all of it). */
+header.top .account { display: flex; gap: .25rem; min-width: 0; max-width: 14rem; white-space: nowrap; }
+header.top .account a { overflow: hidden; text-overflow: ellipsis; }
 main { max-width: 64rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
 h1 { font-size: 1.75rem; margin: 0 0 1rem; }
 h2 { font-size: 1.25rem; margin: 2rem 0 .75rem; }
@@ -70,15 +77,19 @@ export interface Asset {
   type: string;
   /** A strong validator: the content's hash. */
   etag: string;
+  /** Absent: `no-cache` (revalidated each time, so a new release shows at once). */
+  cacheControl?: string;
 }
 
-function asset(body: string, type: string): Asset {
+function asset(body: string, type: string, cacheControl?: string): Asset {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  return { body, type, etag };
+  return { body, type, etag, ...(cacheControl ? { cacheControl } : {}) };
 }
 
 export const ASSETS: Record<string, Asset> = {
   'dashboard.css': asset(CSS, 'text/css; charset=utf-8'),
   'copy.js': asset(COPY_JS, 'text/javascript; charset=utf-8'),
+  // Asked for on every page, signed in or not: kept by the browser instead of revalidated.
+  'favicon.svg': asset(FAVICON_SVG, 'image/svg+xml', ICON_CACHE_CONTROL),
   ...PLAYGROUND_ASSETS,
 };

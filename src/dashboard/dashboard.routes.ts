@@ -222,7 +222,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     async (request, reply) => {
       const asset = ASSETS[(request.params as { name: string }).name];
       if (!asset) return reply.callNotFound();
-      reply.header('etag', asset.etag).header('cache-control', 'no-cache');
+      reply.header('etag', asset.etag).header('cache-control', asset.cacheControl ?? 'no-cache');
       if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
       return reply.type(asset.type).send(asset.body);
     },

@@ -36,7 +36,7 @@ function workspaceSwitcher(viewer: Viewer): Html {
   // A GET form: switching is navigation, not a write, so it needs no CSRF token and works
   // without JavaScript (the button submits it).
   return html`<form method="get" action="/dashboard/keys">
-    <label for="workspace-switch">Workspace</label>
+    <label for="workspace-switch" class="skip">Workspace</label>
     <select id="workspace-switch" name="workspace">
       ${viewer.workspaces.map(
         (w) =>
@@ -55,6 +55,8 @@ export function layout(page: PageContext, body: Html): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} – firmwatch dashboard</title>
+<link rel="icon" href="/favicon.ico" sizes="32x32">
+<link rel="icon" href="/dashboard/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
 <script src="/dashboard/assets/copy.js" defer></script>
 </head>
@@ -68,7 +70,7 @@ export function layout(page: PageContext, body: Html): Html {
       ${NAV.map((item) => html`<li><a href="${withWorkspace(item.href, viewer)}">${item.label}</a></li>`)}
     </ul></nav>
     ${workspaceSwitcher(viewer)}
-    <span><a href="${withWorkspace('/dashboard/account', viewer)}" title="Your account">${viewer.email}</a> (${viewer.current.role})</span>
+    <span class="account"><a href="${withWorkspace('/dashboard/account', viewer)}" title="Your account: ${viewer.email}">${viewer.email}</a> <span>(${viewer.current.role})</span></span>
     <form method="post" action="/dashboard/sign-out">
       <input type="hidden" name="_csrf" value="${page.csrfToken}">
       <button type="submit">Sign out</button>

@@ -32,8 +32,10 @@ function lastUsed(at: string | null): string {
   return at ? `${at.slice(0, 16).replace('T', ' ')} UTC` : 'Never';
 }
 
+/** Owners revoke keys: only their table has the action column. */
+const revokes = (viewer: Viewer) => viewer.current.role === 'owner';
+
 function keyRow(key: ApiKeySummary, viewer: Viewer): Html {
-  const canRevoke = !key.revoked_at && viewer.current.role === 'owner';
   return html`<tr class="${key.revoked_at ? 'revoked' : ''}">
     <td>${key.name ?? html`<span class="muted">(no name)</span>`}</td>
     <td>${key.environment}</td>
@@ -41,13 +43,14 @@ function keyRow(key: ApiKeySummary, viewer: Viewer): Html {
     <td>${key.scopes.join(', ')}</td>
     <td>${key.created_at.slice(0, 16).replace('T', ' ')} UTC</td>
     <td>${lastUsed(key.last_used_at)}</td>
-    <td>${
-      key.revoked_at
-        ? `Revoked ${key.revoked_at.slice(0, 10)}`
-        : canRevoke
-          ? html`<a href="${withWorkspace(`/dashboard/keys/${key.id}/revoke`, viewer)}">Revoke<span class="skip"> ${key.name ?? key.display_prefix}</span></a>`
-          : 'Active'
-    }</td>
+    <td>${key.revoked_at ? html`revoked <span class="muted">${key.revoked_at.slice(0, 10)}</span>` : 'active'}</td>
+    ${
+      revokes(viewer) &&
+      html`<td>${
+        !key.revoked_at &&
+        html`<a href="${withWorkspace(`/dashboard/keys/${key.id}/revoke`, viewer)}">Revoke<span class="skip"> ${key.name ?? key.display_prefix}</span></a>`
+      }</td>`
+    }
   </tr>`;
 }
 
@@ -67,7 +70,7 @@ export function keysPage(
         ? html`<p>No keys yet.</p>`
         : html`<div class="table-wrap"><table>
       <caption class="skip">API keys</caption>
-      <thead><tr><th scope="col">Name</th><th scope="col">Environment</th><th scope="col">Prefix</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead>
+      <thead><tr><th scope="col">Name</th><th scope="col">Environment</th><th scope="col">Prefix</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th>${revokes(viewer) && html`<th scope="col">Action</th>`}</tr></thead>
       <tbody>${keys.map((key) => keyRow(key, viewer))}</tbody>
     </table></div>`
     }

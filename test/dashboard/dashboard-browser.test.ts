@@ -130,7 +130,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)('the dashboard in Chromium [%s]
     await page.waitForLoadState();
     expect(new URL(page.url()).pathname).toBe('/dashboard/keys');
     expect(await page.locator('tr', { hasText: 'Billing service' }).innerText()).toContain(
-      'Revoked',
+      'revoked',
     );
     // The key verifier caches a verified key for up to 500 ms.
     await expect
@@ -141,6 +141,95 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)('the dashboard in Chromium [%s]
         { timeout: 3000 },
       )
       .toBe(401);
+    await context.close();
+  });
+
+  it('the header stays on one row at 1280 px and works at 390 px; no page asks for a missing file', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const missing: string[] = [];
+    context.on('response', (response) => {
+      if (response.status() === 404) missing.push(response.url());
+    });
+    // The widest header: a long address in two workspaces with long names (the switcher shown).
+    const deps = { clock: t.clock, newId: t.newId };
+    const long = 'firstname.lastname@finance-operations.example.com';
+    let longPassword = '';
+    for (const name of ['Payables and receivables of the northern region', 'Treasury']) {
+      const id = (await createWorkspace(t.database.db, deps, { name })).id;
+      const added = await addDashboardUser(t.database.db, deps, { email: long, workspaceId: id });
+      longPassword = added.password ?? longPassword;
+    }
+    const page = await signIn(context, { email: long, password: longPassword });
+    expect(new URL(page.url()).pathname).toBe('/dashboard/keys');
+    // The vertical band of each item of the header: one row means every item overlaps the brand's.
+    const rows = () =>
+      page.evaluate(`[...document.querySelectorAll('header.top > *')].map((el) => {
+        const box = el.getBoundingClientRect();
+        return { item: el.textContent.trim().split(/\\s+/)[0], top: box.top, bottom: box.bottom };
+      })`) as Promise<Array<{ item: string; top: number; bottom: number }>>;
+    const items = await rows();
+    const brand = items[0] as { top: number; bottom: number };
+    expect(items.map((i) => i.item)).toEqual(['firmwatch', 'API', 'Workspace', long, 'Sign']);
+    for (const item of items) {
+      expect(item.top, `${item.item} on the brand's row`).toBeLessThan(brand.bottom);
+      expect(item.bottom, `${item.item} on the brand's row`).toBeGreaterThan(brand.top);
+    }
+    const signOut = page.getByRole('button', { name: 'Sign out' });
+    const api = page.getByRole('link', { name: 'API keys' });
+    expect((await signOut.boundingBox())?.y).toBeLessThan(
+      ((await api.boundingBox())?.y ?? 0) + ((await api.boundingBox())?.height ?? 0),
+    );
+    // At phone width the header wraps, but nothing is off the screen and Sign out still works.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const box = await signOut.boundingBox();
+    expect(box?.x).toBeGreaterThanOrEqual(0);
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+    await checkPage(page, 'header');
+    for (const path of ['/dashboard/usage', '/dashboard/account'])
+      await page.goto(`${origin}${path}`);
+    await signOut.click();
+    await page.waitForURL(/\/dashboard\/sign-in/);
+    expect(missing).toEqual([]);
+    await context.close();
+  });
+
+  it('the keys table says whether each key is active or revoked, in words', async () => {
+    const context = await browser.newContext();
+    const page = await signIn(context);
+    const create = async (name: string) => {
+      await page.goto(`${origin}/dashboard/keys?workspace=${workspaceId}`);
+      await page.getByLabel('Name').fill(name);
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.waitForLoadState();
+    };
+    await create('Stays active');
+    await create('Revoked soon');
+    await page.goto(`${origin}/dashboard/keys?workspace=${workspaceId}`);
+    await page
+      .locator('tr', { hasText: 'Revoked soon' })
+      .getByRole('link', { name: /Revoke/ })
+      .click();
+    await page.getByRole('button', { name: 'Revoke the key' }).click();
+    await page.waitForURL(/\/dashboard\/keys\?/);
+    const table = page.getByRole('table', { name: 'API keys' });
+    const headers = await table.locator('thead th').allInnerTexts();
+    const state = headers.indexOf('State');
+    expect(state).toBeGreaterThan(-1);
+    const cell = (name: string) =>
+      table.locator('tbody tr', { hasText: name }).locator('td').nth(state).innerText();
+    expect(await cell('Stays active')).toBe('active');
+    expect((await cell('Revoked soon')).split(' ')[0]).toBe('revoked');
+    // The action has its own column, named for the key it revokes; a revoked key has none.
+    expect(
+      await table
+        .locator('tbody tr', { hasText: 'Stays active' })
+        .getByRole('link', { name: 'Revoke Stays active' })
+        .count(),
+    ).toBe(1);
+    expect(
+      await table.locator('tbody tr', { hasText: 'Revoked soon' }).getByRole('link').count(),
+    ).toBe(0);
+    await checkPage(page, 'keys-states');
     await context.close();
   });
 

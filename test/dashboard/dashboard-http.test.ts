@@ -80,6 +80,39 @@ describe('the dashboard over HTTP', () => {
     expect((await fetch(`${origin}/dashboard/assets/nope.js`)).status).toBe(404);
   });
 
+  it('answers /favicon.ico at the site root and the icon the pages link, without a session, cached for long', async () => {
+    // Browsers ask for /favicon.ico at the root of the origin, whatever page they are on.
+    const ico = await fetch(`${origin}/favicon.ico`);
+    expect(ico.status).toBe(200);
+    expect(ico.headers.get('content-type')).toBe('image/x-icon');
+    expect(ico.headers.get('cache-control')).toBe('public, max-age=604800');
+    expect(ico.headers.getSetCookie()).toEqual([]);
+    const bytes = new Uint8Array(await ico.arrayBuffer());
+    // An ICO file: reserved 0, type 1 (icon), at least one image.
+    expect([...bytes.slice(0, 4)]).toEqual([0, 0, 1, 0]);
+    expect(bytes[4]).toBeGreaterThan(0);
+    const etag = ico.headers.get('etag') as string;
+    expect(
+      (await fetch(`${origin}/favicon.ico`, { headers: { 'if-none-match': etag } })).status,
+    ).toBe(304);
+    expect((await fetch(`${origin}/favicon.ico`, { method: 'HEAD' })).status).toBe(200);
+
+    // Every page links the icons, the sign-in page too; the SVG is served the same way.
+    const page = await (await fetch(`${origin}/dashboard/sign-in`)).text();
+    const links = [...page.matchAll(/<link rel="icon"[^>]*href="([^"]+)"/g)].map((m) => m[1]);
+    expect(links).toEqual(['/favicon.ico', '/dashboard/assets/favicon.svg']);
+    const svg = await fetch(`${origin}/dashboard/assets/favicon.svg`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+    expect(svg.headers.get('cache-control')).toBe('public, max-age=604800');
+    expect(await svg.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    // Not an API operation: the OpenAPI document does not list it.
+    const openapi = (await (await fetch(`${t.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
+    expect(Object.keys(openapi.paths).some((path) => path.includes('favicon'))).toBe(false);
+  });
+
   it('sets the session and CSRF cookies HttpOnly, SameSite=Lax, Path=/dashboard and Secure over https', async () => {
     const form = await signInForm(origin);
     expect(form.response.headers.getSetCookie()[0]).toMatch(

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
+import { addUserToWorkspace } from '../../src/modules/users/users.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BROWSER_AVAILABLE, launchBrowser } from '../helpers/browser.js';
 import {
@@ -140,8 +141,11 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       await change(ninaPassword, 'a long enough passphrase', 'a long enough passphrasE');
       expect(await page.locator('#again-error').innerText()).toContain('not the same');
 
-      // The page she had asked for (the keys) is where the change returns to.
+      // The change is confirmed, with the way on to the page she had asked for (the keys).
       await change(ninaPassword, 'nina chooses her own words');
+      expect(await page.getByRole('status').innerText()).toContain('has been changed');
+      await page.getByRole('link', { name: 'Continue to the page you asked for' }).click();
+      await page.waitForLoadState();
       expect(new URL(page.url()).pathname).toBe('/dashboard/keys');
       // Now the dashboard opens, as a member: the list, but no controls.
       await page.goto(at('/members'));
@@ -151,6 +155,54 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       expect(await page.getByRole('link', { name: /Remove/ }).count()).toBe(0);
       await checkPage(page, 'members-as-member');
       await context.close();
+    });
+
+    it('after the forced password change the account page links onward: to the page asked for, or the dashboard', async () => {
+      const deps = { clock: t.clock, newId: t.newId };
+      // A workspace of their own, so the other tests' member lists stay as they are.
+      const ownId = (await createWorkspace(t.database.db, deps, { name: 'Newcomers' })).id;
+      const change = async (page: Page, current: string, next: string) => {
+        await page.getByLabel('Current password').fill(current);
+        await page.getByLabel('New password', { exact: true }).fill(next);
+        await page.getByLabel('New password again').fill(next);
+        await page.getByRole('button', { name: 'Change password' }).click();
+        await page.waitForLoadState();
+      };
+      // Going to a page of the dashboard: the change is confirmed, and the link goes to that page.
+      const going = await addUserToWorkspace(t.database.db, deps, {
+        email: 'going@example.com',
+        workspaceId: ownId,
+      });
+      const context = await browser.newContext();
+      const page = await signIn(context, 'going@example.com', going.password as string);
+      await page.goto(`${origin}/dashboard/usage?workspace=${ownId}`);
+      expect(new URL(page.url()).pathname).toBe('/dashboard/account');
+      await change(page, going.password as string, 'going somewhere with my own words');
+      expect(new URL(page.url()).pathname).toBe('/dashboard/account');
+      expect(await page.getByRole('status').innerText()).toContain(
+        'Your password has been changed',
+      );
+      await checkPage(page, 'account-changed-onward');
+      const onward = page.getByRole('link', { name: 'Continue to the page you asked for' });
+      expect(await onward.getAttribute('href')).toBe(`/dashboard/usage?workspace=${ownId}`);
+      await onward.click();
+      await page.waitForLoadState();
+      expect(new URL(page.url()).pathname).toBe('/dashboard/usage');
+      await context.close();
+
+      // Straight from sign-in, with nowhere asked for: the link goes to the dashboard.
+      const fresh = await addUserToWorkspace(t.database.db, deps, {
+        email: 'fresh@example.com',
+        workspaceId: ownId,
+      });
+      const second = await browser.newContext();
+      const freshPage = await signIn(second, 'fresh@example.com', fresh.password as string);
+      expect(new URL(freshPage.url()).pathname).toBe('/dashboard/account');
+      await change(freshPage, fresh.password as string, 'fresh words of my very own');
+      await freshPage.getByRole('link', { name: 'Continue to the dashboard' }).click();
+      await freshPage.waitForLoadState();
+      expect(new URL(freshPage.url()).pathname).toBe('/dashboard/keys');
+      await second.close();
     });
 
     it('a member cannot invite, change a role or remove; CSRF is checked; a short password is refused', async () => {

@@ -184,9 +184,13 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       await page.getByRole('link', { name: 'Events', exact: true }).click();
       await page.waitForLoadState();
       expect(await h1(page)).toBe('Monitoring events');
-      expect(await page.getByRole('table', { name: 'Monitoring events' }).innerText()).toContain(
-        monitorId,
-      );
+      // The event names its company, linking to the monitor.
+      const events = page.getByRole('table', { name: 'Monitoring events' });
+      expect(
+        await events
+          .getByRole('link', { name: 'Sandbox Timeline Winding Ltd' })
+          .getAttribute('href'),
+      ).toContain(`/dashboard/monitors/${monitorId}`);
       await checkPage(page, 'events');
       await context.close();
     });
@@ -423,6 +427,106 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
         'has no registry source in GB here',
       );
       await checkPage(page, 'monitor-new-live-refused');
+      await context.close();
+    });
+
+    it('the events list names the company, sums up what changed, and breaks event types only at dots', async () => {
+      // A workspace of its own, so the other tests' lists stay as they are.
+      const deps = { clock: t.clock, newId: t.newId };
+      const ownId = (await createWorkspace(t.database.db, deps, { name: 'Readable events' })).id;
+      await addDashboardUser(t.database.db, deps, { email, workspaceId: ownId });
+      const key = await t.createKey({ workspaceId: ownId });
+      const monitor = async (identifier: string, extra: Record<string, string> = {}) => {
+        const body = { identifier_type: 'vat_number', identifier, country_code: 'GB', ...extra };
+        const created = await readJson(await post(t.baseUrl, '/monitors', body, key.key));
+        return created.monitor.id as string;
+      };
+      const run = (id: string) => send(t.baseUrl, 'POST', `/monitors/${id}/run`, key.key, {});
+      // Named by the register only (its latest snapshot), and by the caller's own name.
+      const winding = await monitor(WINDING);
+      const renamed = await monitor('GB999000354', { company_name: 'Our supplier in Leeds' });
+      // A second between events, so that newest first is one order.
+      t.clock.advance(1000);
+      expect((await run(winding)).status).toBe(200);
+      for (let i = 0; i < 2; i += 1) {
+        t.clock.advance(1000);
+        expect((await run(renamed)).status).toBe(200);
+      }
+      // A newly registered company: four changes at once.
+      const startup = await monitor('999000011', {
+        identifier_type: 'tax_identifier',
+        country_code: 'US',
+      });
+      t.clock.advance(1000);
+      expect((await run(startup)).status).toBe(200);
+      t.clock.advance(1000);
+      const paused = await send(t.baseUrl, 'PATCH', `/monitors/${winding}`, key.key, {
+        status: 'paused',
+      });
+      expect(paused.status).toBe(200);
+
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await signIn(context);
+      await page.goto(`${origin}/dashboard/events?workspace=${ownId}&environment=sandbox`);
+      const table = page.getByRole('table', { name: 'Monitoring events' });
+      const headers = await table.locator('thead th').allInnerTexts();
+      const column = (name: string) => headers.indexOf(name);
+      const rows = await table
+        .locator('tbody tr')
+        .evaluateAll((trs) =>
+          trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')),
+        );
+      const view = rows.map((cells) => ({
+        company: cells[column('Company')],
+        change: cells[column('What changed')],
+      }));
+      // Newest first: the pause, the new company, the rename, the liquidation.
+      expect(view).toEqual([
+        { company: 'Sandbox Timeline Winding Ltd', change: 'Monitor paused' },
+        {
+          company: 'Sandbox Timeline Startup Inc.',
+          change: 'Registry match: not_matched → matched (+3 more)',
+        },
+        {
+          company: 'Our supplier in Leeds',
+          change: 'Legal name: Sandbox Timeline Old Name Ltd → Sandbox Timeline New Name Ltd',
+        },
+        { company: 'Sandbox Timeline Winding Ltd', change: 'Legal status: active → liquidation' },
+      ]);
+      // No monitor ids in the list's text (the company links to its monitor).
+      expect(await table.innerText()).not.toMatch(/mon_/);
+      expect(
+        await table.getByRole('link', { name: 'Our supplier in Leeds' }).getAttribute('href'),
+      ).toContain(`/dashboard/monitors/${renamed}`);
+
+      // Each part of an event type between dots stays on one line, at both widths.
+      const splitTypes = () =>
+        page.evaluate(`[...document.querySelectorAll('table tbody tr')].flatMap((tr) => {
+          const cell = tr.querySelectorAll('td')[${column('Type')}];
+          const chars = [];
+          const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (let i = 0; i < node.data.length; i += 1) {
+              const range = document.createRange();
+              range.setStart(node, i);
+              range.setEnd(node, i + 1);
+              const rect = range.getClientRects()[0];
+              if (rect) chars.push({ char: node.data[i], top: Math.round(rect.top) });
+            }
+          }
+          const parts = [[]];
+          for (const c of chars) {
+            if (c.char === '.') parts.push([]);
+            else parts[parts.length - 1].push(c);
+          }
+          return parts
+            .filter((part) => new Set(part.map((c) => c.top)).size > 1)
+            .map((part) => part.map((c) => c.char).join(''));
+        })`);
+      expect(await splitTypes()).toEqual([]);
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await splitTypes()).toEqual([]);
+      await checkPage(page, 'events-readable');
       await context.close();
     });
   },

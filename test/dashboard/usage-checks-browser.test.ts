@@ -264,5 +264,70 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
         expect(response.status, path).toBe(401);
       }
     });
+
+    it('a finding that needs attention says so in words; a live check without a register says none was asked', async () => {
+      const boxes = async () =>
+        (
+          await page.getByRole('list', { name: 'Findings' }).getByRole('listitem').allInnerTexts()
+        ).map((text) => text.replace(/\s+/g, ' ').trim());
+      const warning = ['liquidation', 'insolvency', 'dissolved', 'invalid', 'not_matched'];
+      const seen = new Set<string>();
+      // Liquidation, insolvency, dissolved, not matched, register unavailable, invalid format.
+      for (const number of [
+        'GB999000103',
+        'GB999000145',
+        'GB999000060',
+        'GB999000243',
+        'GB999000256',
+        'GB999000000',
+      ]) {
+        const response = await post(
+          t.baseUrl,
+          '/checks',
+          { identifier_type: 'vat_number', identifier: number, country_code: 'GB' },
+          apiKey,
+        );
+        expect(response.status).toBe(201);
+        const check = await readJson(response);
+        await page.goto(at(`/checks/${check.id}`, '&environment=sandbox'));
+        const expected = [
+          ['Format', check.format_status],
+          ['Registry match', check.registry_match_status],
+          ['Tax authority', check.tax_authority_status],
+          ['Company legal status', check.company_legal_status],
+        ].map(([label, value]) => {
+          if (warning.includes(value)) seen.add(value);
+          if (value === 'unavailable') seen.add(value);
+          const severity = warning.includes(value)
+            ? 'Warning: '
+            : value === 'unavailable'
+              ? 'Attention: '
+              : '';
+          return `${label} ${severity}${value}`;
+        });
+        expect(await boxes(), number).toEqual(expected);
+      }
+      expect([...seen].sort()).toEqual([
+        'dissolved',
+        'insolvency',
+        'invalid',
+        'liquidation',
+        'not_matched',
+        'unavailable',
+      ]);
+      await checkPage('check-detail-warnings');
+
+      // Live, with credits but no live register for GB in this setup: nothing was asked.
+      await t.fundWorkspace(workspaceId, 5);
+      await page.goto(at('/checks', '&identifier=GB999000005&country=GB'));
+      await page.getByLabel(/^Live/).check();
+      await page.getByRole('button', { name: 'Run the check' }).click();
+      await page.waitForURL(/\/dashboard\/checks\/chk_/);
+      expect(await boxes()).toContain('Registry match not_supported');
+      const company = await page.locator('main').innerText();
+      expect(company).toContain('No company: no register was asked');
+      expect(company).not.toContain('matched no single record');
+      await checkPage('check-detail-live-not-supported');
+    });
   },
 );

@@ -100,7 +100,10 @@ export const registerAccountPages: RegisterPages = (app, ctx) => {
         }
         throw error;
       }
-      return reply.redirect(next ?? '/dashboard/account?done=password', 303);
+      // Back to this page, which confirms the change and links on to where the person was going
+      // (a forced change interrupted them there), rather than dropping them there unannounced.
+      const done = new URLSearchParams({ done: 'password', ...(next ? { next } : {}) });
+      return reply.redirect(`/dashboard/account?${done}`, 303);
     },
   );
 };

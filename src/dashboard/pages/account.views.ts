@@ -2,7 +2,6 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../modules/users/us
 import { type Html, html } from '../html.js';
 import { errorSummary, layout, type PageContext } from '../layout.js';
 import { monitoringStyles } from './monitoring-assets.js';
-import { notice } from './page-parts.js';
 
 export interface AccountForm {
   email: string;
@@ -36,6 +35,14 @@ function passwordField(
   </div>`;
 }
 
+/** The change confirmed, and the way on: the page the person was going to, or the dashboard. */
+function changedNotice(next: string | undefined): Html {
+  return html`<div class="notice" role="status">
+    <p>Your password has been changed. Your other sessions have been signed out.</p>
+    <p>${next ? html`<a href="${next}">Continue to the page you asked for</a>` : html`<a href="/dashboard/keys">Continue to the dashboard</a>`}</p>
+  </div>`;
+}
+
 export function accountPage(page: PageContext, form: AccountForm): Html {
   const error = form.error;
   const at = (name: 'current' | 'new' | 'again') =>
@@ -44,7 +51,7 @@ export function accountPage(page: PageContext, form: AccountForm): Html {
     page,
     html`${monitoringStyles()}
     <h1>Your account</h1>
-    ${notice(form.done === 'password' ? 'Your password has been changed. Your other sessions have been signed out.' : undefined)}
+    ${form.done === 'password' && changedNotice(form.next)}
     ${
       form.forced
         ? html`<div class="warning" role="note">

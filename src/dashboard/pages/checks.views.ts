@@ -128,16 +128,54 @@ const FINDINGS: Array<{ key: keyof Check; label: string }> = [
   { key: 'company_legal_status', label: 'Company legal status' },
 ];
 
+/**
+ * Finding values that call for a look before paying or onboarding, said in words (colour alone is
+ * lost on many readers): a warning says something adverse about the company or the identifier;
+ * attention says the source could not answer, so nothing is known yet.
+ */
+const SEVERITIES: Record<string, { word: 'Warning' | 'Attention'; tone: string }> = {
+  liquidation: { word: 'Warning', tone: 'warning' },
+  insolvency: { word: 'Warning', tone: 'warning' },
+  dissolved: { word: 'Warning', tone: 'warning' },
+  invalid: { word: 'Warning', tone: 'warning' },
+  not_matched: { word: 'Warning', tone: 'warning' },
+  unavailable: { word: 'Attention', tone: 'attention' },
+};
+
+/** A finding's value, with its severity in words when it has one. */
+function findingValue(value: string): Html {
+  const severity = SEVERITIES[value];
+  if (!severity) return html`<code>${value}</code>`;
+  return html`<strong class="severity severity-${severity.tone}">${severity.word}:</strong> <code>${value}</code>`;
+}
+
 /** The four findings, each in its own labelled box: they are never merged into one verdict. */
 function findings(check: Check): Html {
   return html`<ul class="findings" aria-label="Findings">
-    ${FINDINGS.map(
-      (f) => html`<li aria-labelledby="finding-${f.key}">
+    ${FINDINGS.map((f) => {
+      const value = String(check[f.key]);
+      return html`<li aria-labelledby="finding-${f.key}" class="${SEVERITIES[value] ? `finding-${SEVERITIES[value].tone}` : ''}">
         <h3 id="finding-${f.key}">${f.label}</h3>
-        <p class="value"><code>${String(check[f.key])}</code></p>
-      </li>`,
-    )}
+        <p class="value">${findingValue(value)}</p>
+      </li>`;
+    })}
   </ul>`;
+}
+
+/** Why a check has no company: what happened at the register, in the words of its finding. */
+function noCompany(check: Check): string {
+  switch (check.registry_match_status) {
+    case 'not_supported':
+      return 'No company: no register was asked, since none covers this country and identifier type in this environment.';
+    case 'not_checked':
+      return 'No company: no register was asked.';
+    case 'unavailable':
+      return 'No company: the register could not be reached, so no record was matched.';
+    case 'ambiguous':
+      return 'No company: the register has more than one record for this identifier.';
+    default:
+      return 'No company: the registry matched no single record.';
+  }
 }
 
 function evidenceTable(check: Check): Html {
@@ -201,7 +239,7 @@ export function checkDetailPage(
       check.company
         ? html`${companyFacts(check.company)}
           <p><a href="${pageUrl(`/dashboard/companies/${check.company.id}`, viewer, environment)}">The company snapshot</a></p>`
-        : html`<p>No company: the registry matched no single record.</p>`
+        : html`<p>${noCompany(check)}</p>`
     }
     <h2>Evidence</h2>
     ${evidenceTable(check)}
@@ -233,10 +271,10 @@ export function checkHistoryPage(
           <td><a href="${pageUrl(`/dashboard/checks/${c.id}`, viewer, environment)}"><code>${c.id}</code></a></td>
           <td><code>${c.identifier.normalized}</code></td>
           <td>${c.identifier.country_code}</td>
-          <td>${c.format_status}</td>
-          <td>${c.registry_match_status}</td>
-          <td>${c.tax_authority_status}</td>
-          <td>${c.company_legal_status}</td>
+          <td>${findingValue(c.format_status)}</td>
+          <td>${findingValue(c.registry_match_status)}</td>
+          <td>${findingValue(c.tax_authority_status)}</td>
+          <td>${findingValue(c.company_legal_status)}</td>
           <td>${c.source}</td>
           <td>${when(c.created_at)}</td>
         </tr>`,
@@ -250,7 +288,8 @@ export function checkHistoryPage(
     }`;
   return layout(
     page,
-    html`<h1>Check history</h1>
+    html`${pageAssets(['playground.css'])}
+    <h1>Check history</h1>
     ${environmentSwitch('/dashboard/checks/history', viewer, environment)}
     ${subNav(viewer, environment)}
     ${body}`,

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpProblem } from '../../http/problems.js';
+import { monitorNames } from '../../modules/monitors/monitor-names.js';
 import { deliveryLog, redeliverEvent } from '../../modules/webhooks/deliveries.service.js';
 import { listDeliveriesOfEvent } from '../../modules/webhooks/deliveries.store.js';
 import { callApi } from './api.js';
@@ -48,9 +49,15 @@ export const registerEventPages: RegisterPages = (app, ctx) => {
       const page = scope.page('Monitoring events');
       if (!listed.ok) return problemPage(ctx, reply, page, listed.problem);
       const next = listed.body.pagination.next_cursor;
+      // One query for the page's companies, in the workspace and environment of the list.
+      const names = await monitorNames(
+        ctx.db,
+        { workspaceId: scope.viewer.current.workspace_id, environment: scope.environment },
+        listed.body.data.map((event) => event.monitor_id),
+      );
       return ctx.send(
         reply,
-        eventsListPage(page, listed.body.data, {
+        eventsListPage(page, listed.body.data, names, {
           monitorId: query.monitor_id,
           next:
             next &&

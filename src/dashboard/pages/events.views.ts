@@ -20,17 +20,69 @@ function deliverySummary(event: MonitorEvent): string {
   return `${status.replaceAll('_', ' ')}, ${tries}${response_status ? `, last ${response_status}` : ''}`;
 }
 
-/** Events, newest first, each linking to its page (shared by the events list and a monitor's page). */
-export function eventsTable(page: EventPage, events: MonitorEvent[], caption: string): Html {
+const FIELD_LABELS: Record<MonitorChange['field'], string> = {
+  registry_match_status: 'Registry match',
+  company_legal_status: 'Legal status',
+  legal_name: 'Legal name',
+  registration_number: 'Registration number',
+  vat_numbers: 'VAT numbers',
+  registered_address: 'Registered address',
+};
+
+/** What an event without changes is about (the monitor's own state). */
+const TYPE_SUMMARIES: Record<MonitorEvent['type'], string> = {
+  'vat.monitor.change_detected': 'A change was detected',
+  'vat.monitor.source_degraded': 'The register could not be reached',
+  'vat.monitor.source_restored': 'The register answers again',
+  'vat.monitor.needs_credits': 'Not checked: no credits left',
+  'vat.monitor.paused': 'Monitor paused',
+  'vat.monitor.resumed': 'Monitor resumed',
+};
+
+/** A value as one short piece of a line: a long address is cut, not wrapped over rows. */
+function shortValue(value: MonitorChange['current']): string {
+  const text = value === null ? 'none' : Array.isArray(value) ? value.join(', ') || 'none' : value;
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/** One line about an event: its first change ("Legal status: active → liquidation", "+2 more"). */
+function eventSummary(event: Pick<MonitorEvent, 'type' | 'changes'>): string {
+  const [first, ...rest] = event.changes;
+  if (!first) return TYPE_SUMMARIES[event.type];
+  const line = `${FIELD_LABELS[first.field]}: ${shortValue(first.previous)} → ${shortValue(first.current)}`;
+  return rest.length > 0 ? `${line} (+${rest.length} more)` : line;
+}
+
+/**
+ * An event type that wraps only after its dots: the shared `code` style may break anywhere, which
+ * cut "change_detected" mid-word in a narrow column.
+ */
+function eventType(type: string): Html {
+  const parts = type.split('.');
+  return html`<code class="event-type">${parts.map((part, i) => (i < parts.length - 1 ? html`${part}.<wbr>` : part))}</code>`;
+}
+
+/**
+ * Events, newest first, each linking to its page (shared by the events list and a monitor's page).
+ * With `names` (monitor id to company name) a Company column links each event to its monitor;
+ * a monitor's own page has no need of it.
+ */
+export function eventsTable(
+  page: EventPage,
+  events: MonitorEvent[],
+  caption: string,
+  names?: ReadonlyMap<string, string>,
+): Html {
   return html`<div class="table-wrap" role="region" tabindex="0" aria-label="${caption}"><table>
     <caption class="skip">${caption}</caption>
-    <thead><tr><th scope="col">Recorded</th><th scope="col">Type</th><th scope="col">Severity</th><th scope="col">Monitor</th><th scope="col">Delivery</th></tr></thead>
+    <thead><tr><th scope="col">Recorded</th>${names && html`<th scope="col">Company</th>`}<th scope="col">What changed</th><th scope="col">Type</th><th scope="col">Severity</th><th scope="col">Delivery</th></tr></thead>
     <tbody>${events.map(
       (event) => html`<tr>
       <td><a href="${eventUrl(page, event.id)}">${when(event.created_at)}<span class="skip"> ${event.type}</span></a></td>
-      <td><code>${event.type}</code></td>
+      ${names && html`<td><a href="${pageUrl(`/dashboard/monitors/${event.monitor_id}`, page.viewer, page.environment)}">${names.get(event.monitor_id) ?? event.monitor_id}</a></td>`}
+      <td>${eventSummary(event)}</td>
+      <td>${eventType(event.type)}</td>
       <td>${event.severity}</td>
-      <td><a href="${pageUrl(`/dashboard/monitors/${event.monitor_id}`, page.viewer, page.environment)}"><code>${event.monitor_id}</code></a></td>
       <td>${deliverySummary(event)}</td>
     </tr>`,
     )}</tbody>
@@ -40,6 +92,7 @@ export function eventsTable(page: EventPage, events: MonitorEvent[], caption: st
 export function eventsListPage(
   page: EventPage,
   events: MonitorEvent[],
+  names: ReadonlyMap<string, string>,
   filter: { monitorId?: string; next?: string },
 ): Html {
   const { viewer, environment } = page;
@@ -48,7 +101,7 @@ export function eventsListPage(
     html`${monitoringStyles()}<h1>Monitoring events</h1>
     ${environmentSwitch('/dashboard/events', viewer, environment)}
     <p>Events of <strong>${viewer.current.workspace_name}</strong> in <strong>${environment}</strong>${filter.monitorId && html`, of the monitor <code>${filter.monitorId}</code> (<a href="${pageUrl('/dashboard/events', viewer, environment)}">all monitors</a>)`}, newest first.</p>
-    ${events.length === 0 ? html`<p>No events yet.</p>` : eventsTable(page, events, 'Monitoring events')}
+    ${events.length === 0 ? html`<p>No events yet.</p>` : eventsTable(page, events, 'Monitoring events', names)}
     ${nextPageLink(filter.next)}`,
   );
 }
@@ -117,7 +170,7 @@ export function eventPage(
   const { viewer, environment } = page;
   return layout(
     page,
-    html`${monitoringStyles()}<h1>Event <code>${event.type}</code></h1>
+    html`${monitoringStyles()}<h1>Event ${eventType(event.type)}</h1>
     ${notice(messages.notice)}
     ${errorSummary(messages.error)}
     <dl class="facts">
@@ -136,7 +189,7 @@ export function eventPage(
         : html`<div class="table-wrap" role="region" tabindex="0" aria-label="Changes"><table>
       <caption class="skip">Changes</caption>
       <thead><tr><th scope="col">Field</th><th scope="col">Before</th><th scope="col">Now</th></tr></thead>
-      <tbody>${event.changes.map((change) => html`<tr><td>${change.field.replaceAll('_', ' ')}</td><td>${changeValue(change.previous)}</td><td>${changeValue(change.current)}</td></tr>`)}</tbody>
+      <tbody>${event.changes.map((change) => html`<tr><td>${FIELD_LABELS[change.field]}</td><td>${changeValue(change.previous)}</td><td>${changeValue(change.current)}</td></tr>`)}</tbody>
     </table></div>`
     }
     <h2>Envelope</h2>

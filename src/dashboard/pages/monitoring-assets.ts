@@ -18,6 +18,8 @@ a.button-link { display: inline-block; padding: .45rem 1rem; color: #fff; backgr
 a.button-link.danger { background: var(--bad); }
 pre.envelope { background: var(--soft); border: 1px solid var(--line); padding: .75rem; overflow-x: auto;
   white-space: pre-wrap; overflow-wrap: anywhere; max-width: 100%; }
+/* An event type wraps only at the <wbr> after each dot: the shared code style breaks anywhere. */
+code.event-type { overflow-wrap: normal; word-break: keep-all; }
 section.delivery { border-top: 1px solid var(--line); margin-top: 1rem; }
 details { margin: 1rem 0; }
 summary { cursor: pointer; font-weight: 600; }

@@ -1,5 +1,6 @@
 import { IDENTIFIER_TYPES } from '../../formats/format-rule.js';
 import type { Problem } from '../../http/problems.js';
+import { monitorDisplayName } from '../../modules/monitors/monitor-names.js';
 import {
   MONITOR_CADENCES,
   type MonitorSnapshot,
@@ -22,9 +23,11 @@ export const monitorUrl = (page: MonitorPage, id: string, query = {}) =>
   pageUrl(`/dashboard/monitors/${id}`, page.viewer, page.environment, query);
 
 function monitorName(monitor: Monitor): string {
-  return (
-    monitor.company_name ?? monitor.latest_snapshot.legal_name ?? monitor.identifier.normalized
-  );
+  return monitorDisplayName({
+    company_name: monitor.company_name,
+    legal_name: monitor.latest_snapshot.legal_name,
+    identifier: monitor.identifier.normalized,
+  });
 }
 
 export function monitorsListPage(

@@ -19,6 +19,11 @@ const CSS = `
 .findings > li { border: 2px solid var(--line); padding: .5rem .75rem; min-width: 0; }
 .findings h3 { font-size: .95rem; margin: 0 0 .25rem; color: var(--muted); }
 .findings .value { font-size: 1.15rem; font-weight: 700; overflow-wrap: anywhere; }
+.findings > li.finding-warning { border-color: var(--bad); border-left-width: 6px; }
+.findings > li.finding-attention { border-color: #b35c00; border-left-width: 6px; }
+.severity { display: inline-block; font-size: .9rem; padding: 0 .35rem; color: #fff; }
+.severity-warning { background: var(--bad); }
+.severity-attention { background: #8a4700; }
 @media (max-width: 48rem) { .findings { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
 .totals { display: flex; flex-wrap: wrap; gap: .5rem 2rem; padding: 0; list-style: none; }
 .chart { margin: 1rem 0; }

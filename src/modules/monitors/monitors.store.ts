@@ -141,6 +141,24 @@ export async function listMonitorRows(
     .execute();
 }
 
+/** What names the monitors among `ids` (archived ones too), for a page of their events. */
+export async function listMonitorNameRows(
+  db: Kysely<Database>,
+  scope: Scope,
+  ids: string[],
+): Promise<
+  Array<Pick<MonitorRow, 'id' | 'company_name' | 'latest_snapshot' | 'identifier_normalized'>>
+> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('monitors')
+    .select(['id', 'company_name', 'latest_snapshot', 'identifier_normalized'])
+    .where('workspace_id', '=', scope.workspace_id)
+    .where('environment', '=', scope.environment)
+    .where('id', 'in', ids)
+    .execute();
+}
+
 export async function insertMonitorEvent(
   db: Kysely<Database>,
   row: MonitorEventsTable,
