@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { type DeliveryLogEntry, deliveryLog } from '../modules/webhooks/deliveries.service.js';
-import { redeliverEvent } from '../modules/webhooks/redelivery.service.js';
+import { REDELIVERY_LIMIT, redeliverEvent } from '../modules/webhooks/redelivery.service.js';
 import { withDatabase } from './database-command.js';
 import { jsonOption, printResult, type RunCommand } from './output.js';
 
@@ -49,7 +49,7 @@ export function addEventsCommands(program: Command, run: RunCommand): void {
   events
     .command('redeliver')
     .description(
-      "Deliver an event again to its monitor's webhook URL: the same body, signed afresh (an open delivery is brought forward instead; at most 10 an hour per event).",
+      `Deliver an event again to its monitor's webhook URL: the same body, signed afresh (an open delivery is brought forward instead; at most ${REDELIVERY_LIMIT.redeliveries} an hour per event).`,
     )
     .requiredOption('--event <id>', 'the event (evt_...)')
     .addOption(jsonOption())
