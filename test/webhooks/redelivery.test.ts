@@ -220,12 +220,35 @@ describe.each(DIALECTS)('redelivery of an event [%s]', (dialect) => {
     expect(await countedOf(eventId)).toBe(limit);
   });
 
-  it('counts a retrying delivery brought forward, not a request while its attempt is due', async () => {
+  it('counts a retrying delivery brought forward, not a request while its attempt is due or under way', async () => {
     const eventId = await deliveredEvent();
     receiver.reply = () => ({ status: 500, body: 'down' });
     try {
-      expect((await redeliver(eventId)).brought_forward).toBe(false);
+      const { delivery_id } = await redeliver(eventId);
       expect(await deliverer.tick()).toMatchObject({ claimed: 1, retrying: 1 });
+      const nextAttempt = () =>
+        t.database.db
+          .selectFrom('webhook_deliveries')
+          .select('next_attempt_at')
+          .where('id', '=', delivery_id)
+          .executeTakeFirstOrThrow();
+      const scheduled = await nextAttempt();
+      // A worker whose clock runs ahead holds it: the redelivery leaves it to that worker.
+      const lease = { lease_owner: 'other', lease_expires_at: '2999-01-01T00:00:00.000Z' };
+      await t.database.db
+        .updateTable('webhook_deliveries')
+        .set(lease)
+        .where('id', '=', delivery_id)
+        .execute();
+      expect(await redeliver(eventId)).toMatchObject({ delivery_id, brought_forward: true });
+      expect(await nextAttempt()).toEqual(scheduled);
+      expect(await countedOf(eventId)).toBe(1);
+      await t.database.db
+        .updateTable('webhook_deliveries')
+        .set({ lease_owner: null, lease_expires_at: null })
+        .where('id', '=', delivery_id)
+        .execute();
+
       const forward = await redeliver(eventId);
       expect(forward.brought_forward).toBe(true);
       expect(await redeliver(eventId)).toEqual(forward);

@@ -69,8 +69,11 @@ async function countRedelivery(db: Kysely<Database>, deps: Deps, delivery: Webho
 }
 
 /**
- * The open delivery asked for again: nothing changes when its attempt is already due (queued, or
- * being attempted); a retrying one is brought forward to now, which counts towards the limit.
+ * The open delivery asked for again: nothing changes when its attempt is already due or under way
+ * (a worker's lease); a retrying one is brought forward to now, which counts towards the limit.
+ * Not writing a leased delivery also keeps the row locks in one order on PostgreSQL: a worker
+ * recording an attempt holds the delivery's row and then takes the event's, which this transaction
+ * took first, so it must not then wait for that delivery.
  */
 async function bringForward(
   db: Kysely<Database>,
@@ -78,10 +81,13 @@ async function bringForward(
   open: WebhookDeliveryRow,
 ): Promise<RedeliveryResult> {
   const now = deps.clock.now();
+  const at = toTimestamp(now);
   const result = { delivery_id: open.id, brought_forward: true, url: open.url };
-  if (open.next_attempt_at !== null && open.next_attempt_at <= toTimestamp(now)) return result;
+  const due = open.next_attempt_at !== null && open.next_attempt_at <= at;
+  const leased = open.lease_expires_at !== null && open.lease_expires_at > at;
+  if (due || leased) return result;
   await ensureUnderLimit(db, open.event_id, now);
-  await updateDelivery(db, open.id, { next_attempt_at: toTimestamp(now) });
+  await updateDelivery(db, open.id, { next_attempt_at: at });
   await countRedelivery(db, deps, open);
   return result;
 }
