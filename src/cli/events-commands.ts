@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
-import {
-  type DeliveryLogEntry,
-  deliveryLog,
-  redeliverEvent,
-} from '../modules/webhooks/deliveries.service.js';
+import { type DeliveryLogEntry, deliveryLog } from '../modules/webhooks/deliveries.service.js';
+import { REDELIVERY_LIMIT, redeliverEvent } from '../modules/webhooks/redelivery.service.js';
 import { withDatabase } from './database-command.js';
 import { jsonOption, printResult, type RunCommand } from './output.js';
 
@@ -52,7 +49,7 @@ export function addEventsCommands(program: Command, run: RunCommand): void {
   events
     .command('redeliver')
     .description(
-      "Deliver an event again to its monitor's webhook URL: the same body, signed afresh (a delivery still retrying is brought forward instead).",
+      `Deliver an event again to its monitor's webhook URL: the same body, signed afresh (an open delivery is brought forward instead; at most ${REDELIVERY_LIMIT.redeliveries} an hour per event).`,
     )
     .requiredOption('--event <id>', 'the event (evt_...)')
     .addOption(jsonOption())
@@ -66,7 +63,7 @@ export function addEventsCommands(program: Command, run: RunCommand): void {
           output,
           { event_id: options.event, ...result },
           result.brought_forward
-            ? `${result.delivery_id} to ${result.url}: next attempt brought forward to now`
+            ? `${result.delivery_id} to ${result.url}: already queued; its next attempt is due now`
             : `${result.delivery_id} to ${result.url}: queued; a running worker sends it`,
         );
       });

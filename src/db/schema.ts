@@ -208,6 +208,15 @@ export interface WebhookDeliveriesTable {
   lease_expires_at: string | null;
 }
 
+/** A redelivery that made an attempt come sooner, counted for the per-event limit. */
+export interface WebhookRedeliveriesTable {
+  id: string;
+  event_id: string;
+  /** The delivery it queued or brought forward. */
+  delivery_id: string;
+  requested_at: string;
+}
+
 export interface WebhookDeliveryAttemptsTable {
   delivery_id: string;
   /** 1 for the first attempt of the delivery. */
@@ -336,6 +345,7 @@ export interface Database {
   monitor_events: MonitorEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  webhook_redeliveries: WebhookRedeliveriesTable;
   registry_record_cache: RegistryRecordCacheTable;
   users: UsersTable;
   workspace_members: WorkspaceMembersTable;

@@ -15,6 +15,7 @@ export type IdPrefix =
   | 'evt'
   | 'usg'
   | 'dlv'
+  | 'rdl'
   | 'crd'
   | 'usr'
   | 'oac'

@@ -398,7 +398,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       await page.getByRole('button', { name: 'Redeliver the event' }).click();
       await page.waitForLoadState();
       expect(await status(page)).toMatch(
-        /was still being retried: its next attempt was brought forward to now/,
+        /was already queued: its next attempt is due now, and no delivery was added/,
       );
       // Due now (the retry was minutes away): the worker attempts it at once, in the same delivery.
       expect(await deliver()).toMatchObject({ claimed: 1, retrying: 1 });

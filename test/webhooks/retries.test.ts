@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookDeliverer } from '../../src/jobs/webhook-deliverer.js';
-import { deliveryLog, redeliverEvent } from '../../src/modules/webhooks/deliveries.service.js';
+import { deliveryLog } from '../../src/modules/webhooks/deliveries.service.js';
 import {
   MAX_ATTEMPTS,
   nextAttemptDelayMs,
   RETRY_DELAYS_MS,
 } from '../../src/modules/webhooks/delivery-schedule.js';
+import { redeliverEvent } from '../../src/modules/webhooks/redelivery.service.js';
 import {
   createWebhookSender,
   type SenderTimeouts,

@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpProblem } from '../../http/problems.js';
 import { monitorNames } from '../../modules/monitors/monitor-names.js';
-import { deliveryLog, redeliverEvent } from '../../modules/webhooks/deliveries.service.js';
+import { deliveryLog } from '../../modules/webhooks/deliveries.service.js';
 import { listDeliveriesOfEvent } from '../../modules/webhooks/deliveries.store.js';
+import { redeliverEvent } from '../../modules/webhooks/redelivery.service.js';
 import { callApi } from './api.js';
 import type { List, MonitorEvent } from './api-types.js';
 import type { RegisterPages } from './context.js';
@@ -20,7 +21,7 @@ function doneMessage(query: PageQuery, urlOf: (deliveryId: string) => string | u
   if (query.done === 'redelivered')
     return `A new delivery ${delivery} to ${to} was queued: the webhook worker sends it.`;
   if (query.done === 'brought-forward')
-    return `The delivery ${delivery} to ${to} was still being retried: its next attempt was brought forward to now.`;
+    return `The delivery ${delivery} to ${to} was already queued: its next attempt is due now, and no delivery was added.`;
   return undefined;
 }
 
@@ -116,7 +117,7 @@ export const registerEventPages: RegisterPages = (app, ctx) => {
   );
 
   // Not an API operation, so it has no idempotency key: a second post while the first delivery
-  // is still due only brings that one forward again (redeliverEvent never doubles a delivery).
+  // is still open finds that one (redeliverEvent never doubles a delivery, even at the same instant).
   app.post(
     '/events/:id/redeliver',
     { ...ctx.guardedWrite, schema: idParam },
@@ -133,8 +134,9 @@ export const registerEventPages: RegisterPages = (app, ctx) => {
       try {
         result = await app.context.transact((trx) => redeliverEvent(trx, ctx.deps, got.body.id));
       } catch (error) {
-        // For example: the monitor has no webhook URL any more.
+        // For example: the monitor has no webhook URL any more, or the event's redelivery limit.
         if (!(error instanceof HttpProblem)) throw error;
+        if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
         return showEvent(request, reply, scope, got.body.id, {
           error: { detail: error.message, status: error.status },
         });

@@ -1,5 +1,6 @@
 import type { MonitorChange } from '../../modules/monitors/monitors.schemas.js';
 import type { DeliveryLogEntry } from '../../modules/webhooks/deliveries.service.js';
+import { REDELIVERY_LIMIT } from '../../modules/webhooks/redelivery.service.js';
 import { type Html, html } from '../html.js';
 import { errorSummary, layout } from '../layout.js';
 import type { MonitorEvent } from './api-types.js';
@@ -197,7 +198,7 @@ export function eventPage(
     <h2>Delivery attempts</h2>
     ${deliveriesSection(deliveries)}
     <h2>Redeliver</h2>
-    <p>Sends the same body again to the monitor's current webhook URL, signed afresh. A delivery that is still being retried is not doubled: its next attempt is brought forward to now.</p>
+    <p>Sends the same body again to the monitor's current webhook URL, signed afresh. A delivery that is still queued or being retried is not doubled: its next attempt is brought forward to now. An event can be redelivered at most ${REDELIVERY_LIMIT.redeliveries} times an hour.</p>
     <form method="post" action="/dashboard/events/${event.id}/redeliver">
       ${formBasics(page.csrfToken, viewer, environment)}
       <button type="submit">Redeliver the event</button>

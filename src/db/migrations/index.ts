@@ -11,6 +11,7 @@ import * as m0009 from './0009-registry-record-cache.js';
 import * as m0010 from './0010-dashboard-accounts.js';
 import * as m0011 from './0011-oauth.js';
 import * as m0012 from './0012-members-and-key-last-use.js';
+import * as m0013 from './0013-one-open-delivery-per-event.js';
 
 /**
  * Every migration, in order. A static list rather than a directory scan: it survives bundling and
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010-dashboard-accounts': m0010,
   '0011-oauth': m0011,
   '0012-members-and-key-last-use': m0012,
+  '0013-one-open-delivery-per-event': m0013,
 };

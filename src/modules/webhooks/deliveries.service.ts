@@ -6,7 +6,7 @@ import type {
   WebhookDeliveryStatus,
 } from '../../db/schema.js';
 import { HttpProblem } from '../../http/problems.js';
-import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { toTimestamp } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { afterWebhookFailure, afterWebhookRecovered } from '../monitors/monitor-states.js';
 import { WEBHOOK_API_VERSION, type WebhookEnvelope } from '../monitors/monitors.schemas.js';
@@ -20,8 +20,6 @@ import {
   listAttemptsOfDeliveries,
   listDeliveriesOfEvent,
   recordEventAttempt,
-  updateDelivery,
-  updateEventDelivery,
 } from './deliveries.store.js';
 import { nextAttemptDelayMs } from './delivery-schedule.js';
 import type { AttemptResult } from './sender.js';
@@ -163,59 +161,6 @@ export async function recordAttempt(
     if (change) await updateMonitor(db, monitor.id, { ...change, updated_at: now });
   }
   return verdict.status;
-}
-
-export interface RedeliveryResult {
-  delivery_id: string;
-  /** True when a delivery still retrying had its next attempt brought forward instead. */
-  brought_forward: boolean;
-  url: string;
-}
-
-/**
- * `firmwatch events redeliver`: the event's body again, signed afresh at its attempt, to the
- * monitor's webhook URL now. A delivery still being retried is not doubled: its next attempt is
- * brought forward to now.
- */
-export async function redeliverEvent(
-  db: Kysely<Database>,
-  deps: { clock: Clock; newId: IdGenerator },
-  eventId: string,
-): Promise<RedeliveryResult> {
-  const now = toTimestamp(deps.clock.now());
-  const event = await findEventById(db, eventId);
-  if (!event) throw new HttpProblem('not_found', { detail: `No monitoring event ${eventId}.` });
-  const deliveries = await listDeliveriesOfEvent(db, eventId);
-  const active = deliveries.find((delivery) => delivery.next_attempt_at !== null);
-  if (active) {
-    await updateDelivery(db, active.id, { next_attempt_at: now });
-    return { delivery_id: active.id, brought_forward: true, url: active.url };
-  }
-  const monitor = await findMonitorForRecheck(db, event.monitor_id);
-  if (!monitor?.webhook_url)
-    throw new HttpProblem('validation_failed', {
-      detail: `Monitor ${event.monitor_id} has no webhook URL to deliver ${eventId} to; set one with PATCH /v1/monitors/${event.monitor_id}.`,
-    });
-  const id = deps.newId('dlv');
-  await insertDelivery(db, {
-    id,
-    event_id: event.id,
-    monitor_id: event.monitor_id,
-    url: monitor.webhook_url,
-    // The body as first sent, byte for byte; an event never delivered gets the same bytes anew.
-    body: deliveries.at(-1)?.body ?? envelopeBody(event),
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-    last_response_status: null,
-    last_error_code: null,
-    created_at: now,
-    completed_at: null,
-    lease_owner: null,
-    lease_expires_at: null,
-  });
-  await updateEventDelivery(db, event.id, { delivery_status: 'pending' });
-  return { delivery_id: id, brought_forward: false, url: monitor.webhook_url };
 }
 
 export interface DeliveryLogEntry {

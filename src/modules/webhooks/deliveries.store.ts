@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../../db/dialect.js';
 import { prepared } from '../../db/prepared.js';
 import type {
   Database,
@@ -179,11 +180,18 @@ export async function listAttemptsOfDeliveries(
     .execute();
 }
 
+/**
+ * An event; with `lock`, inside a transaction on PostgreSQL, its row is held until the transaction
+ * ends, so the redeliveries of one event run one after another (SQLite transactions already do).
+ */
 export async function findEventById(
   db: Kysely<Database>,
   id: string,
+  { lock = false }: { lock?: boolean } = {},
 ): Promise<MonitorEventsTable | undefined> {
-  return db.selectFrom('monitor_events').selectAll().where('id', '=', id).executeTakeFirst();
+  let query = db.selectFrom('monitor_events').selectAll().where('id', '=', id);
+  if (lock && isPostgres(db)) query = query.forUpdate();
+  return query.executeTakeFirst();
 }
 
 export async function updateEventDelivery(
