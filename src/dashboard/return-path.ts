@@ -1,13 +1,18 @@
+import { firstControlCharacter } from '../lib/control-characters.js';
+
 /** Where sign-in goes when there is no return path, or the one given was refused. */
 export const DASHBOARD_HOME = '/dashboard/keys';
 
 // A fixed origin to resolve against: only a path of it can come out, never another site.
 const ORIGIN = 'http://dashboard.invalid';
 
-// C0 controls, DEL, C1 controls and the Unicode line and paragraph separators can split or end a
-// header, or be dropped by a URL parser so that what is checked is not what is followed; a
-// backslash is a slash to browsers (`/\evil.com` is another site). None is in a dashboard path.
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/;
+/**
+ * Control characters (C0, DEL, C1) and U+2028/U+2029 can split or end a header, or be dropped by
+ * a URL parser so that what was checked is not what is followed; a backslash is a slash to
+ * browsers (`/\evil.com` is another site). None is in a dashboard path.
+ */
+const forbidden = (text: string) =>
+  firstControlCharacter(text) !== undefined || text.includes('\\');
 
 // Enough rounds to see through any encoding a person could mean; more is a refusal.
 const MAX_DECODINGS = 3;
@@ -58,7 +63,7 @@ const inDashboard = (pathname: string) =>
 export function returnPath(next: string | undefined): string | undefined {
   if (!next?.startsWith('/') || next.startsWith('//')) return undefined;
   const decoded = fullyDecoded(next);
-  if (decoded === undefined || FORBIDDEN.test(next) || FORBIDDEN.test(decoded)) return undefined;
+  if (decoded === undefined || forbidden(next) || forbidden(decoded)) return undefined;
   // Encoded slashes and dots become separators once decoded: the decoded path must stay inside
   // the dashboard too, whatever a server or proxy further on makes of them.
   const path = pathOnOrigin(next);
