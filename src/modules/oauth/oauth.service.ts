@@ -47,7 +47,8 @@ export function redirectUriProblem(uri: unknown): string | undefined {
   if (typeof uri !== 'string' || uri.length === 0) return 'a redirect URI is a non-empty string';
   if (uri.length > MAX_URI_LENGTH) return `a redirect URI has at most ${MAX_URI_LENGTH} characters`;
   const control = firstControlCharacter(uri);
-  if (control) return `${JSON.stringify(uri)} holds the control character ${control}`;
+  if (control)
+    return `${JSON.stringify(uri)} holds ${control}, a control character or line separator`;
   if (!URI_CHARACTERS.test(uri)) {
     return `${JSON.stringify(uri)} holds characters a URI does not (RFC 3986): percent-encode them, and write an international host name in its ASCII (xn--) form`;
   }
