@@ -34,7 +34,7 @@ import type { DashboardPageContext } from './pages/context.js';
 import { type Form, field } from './pages/form-parts.js';
 import { PAGE_MODULES } from './pages/index.js';
 import { WORKSPACE_QUERY } from './pages/page-parts.js';
-import { accountPath, returnPath } from './return-path.js';
+import { accountPath, DASHBOARD_HOME, returnPath } from './return-path.js';
 import { keyCreatedPage, keysPage, revokeConfirmPage, signInPage } from './views.js';
 
 export interface DashboardOptions {
@@ -189,10 +189,12 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     }
     if (token) reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
     if (request.method === 'GET' || request.method === 'HEAD') {
-      // A page someone arrives at from elsewhere (OAuth consent) is where sign-in returns to.
-      const back = request.routeOptions.config.returnAfterSignIn
-        ? `?next=${encodeURIComponent(request.url)}`
-        : '';
+      // A page someone arrives at from elsewhere (OAuth consent) is where sign-in returns to,
+      // when its address passes the return-path rule like any other `next`.
+      const next = request.routeOptions.config.returnAfterSignIn
+        ? returnPath(request.url)
+        : undefined;
+      const back = next ? `?next=${encodeURIComponent(next)}` : '';
       return reply.redirect(`/dashboard/sign-in${back}`, 303);
     }
     return send(
@@ -260,7 +262,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
       expires: session.expiresAt,
     });
     if (user.must_change_password) return reply.redirect(accountPath(next), 303);
-    return reply.redirect(next ?? '/dashboard/keys', 303);
+    return reply.redirect(next ?? DASHBOARD_HOME, 303);
   });
 
   app.post('/sign-out', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -270,7 +272,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     return reply.redirect('/dashboard/sign-in', 303);
   });
 
-  app.get('/', guarded, async (_request, reply) => reply.redirect('/dashboard/keys', 303));
+  app.get('/', guarded, async (_request, reply) => reply.redirect(DASHBOARD_HOME, 303));
 
   const noWorkspace = (reply: FastifyReply) =>
     send(

@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
+import { addUserToWorkspace } from '../../src/modules/users/users.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { addDashboardUser } from '../helpers/dashboard-users.js';
+import { DIALECTS } from '../helpers/databases.js';
 
 /** The sign-in form's CSRF cookie and token, as a browser would get them. */
-async function signInForm(origin: string) {
-  const response = await fetch(`${origin}/dashboard/sign-in`);
+async function signInForm(origin: string, next?: string) {
+  const query = next === undefined ? '' : `?${new URLSearchParams({ next })}`;
+  const response = await fetch(`${origin}/dashboard/sign-in${query}`);
   const cookie = (response.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
-  const token = /name="_csrf" value="([^"]+)"/.exec(await response.text())?.[1] as string;
-  return { response, cookie, token };
+  const page = await response.text();
+  const token = /name="_csrf" value="([^"]+)"/.exec(page)?.[1] as string;
+  return { response, cookie, token, page };
 }
 
 function postSignIn(origin: string, form: { cookie: string; token: string }, body: string) {
@@ -169,5 +173,119 @@ describe('the dashboard over HTTP', () => {
       `email=ada%40example.com&password=${encodeURIComponent(password)}`,
     );
     expect(byAddress.status).toBe(429);
+  });
+});
+
+/** Return paths that leave the dashboard or carry what a Location header must not. */
+const ESCAPES = [
+  '/dashboard/x\r\n',
+  '/dashboard/x%0d%0a',
+  '/dashboard/../..//evil.com',
+  '/dashboard/%2e%2e/%2e%2e//evil.com',
+  '/dashboard/x\\..\\..\\evil.com',
+  '/dashboard/ke\tys',
+  '/dashboard/keys\u2028',
+  '/dashboard/keys%C2%85',
+  '//evil.com/dashboard/keys',
+  'https://evil.com/dashboard/keys',
+];
+
+const sessionCookieOf = (response: Response) =>
+  response.headers.getSetCookie().find((c) => c.startsWith('fw_session='));
+
+/** The value of the form's hidden `next` field (unescaped as a browser reads it), if any. */
+const hiddenNext = (page: string) =>
+  /name="next" value="([^"]*)"/.exec(page)?.[1]?.replaceAll('&amp;', '&');
+
+describe.each(DIALECTS)('return paths after sign-in and a password change [%s]', (dialect) => {
+  let t: TestApp;
+  let origin: string;
+  let workspaceId: string;
+  const passwords: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await startTestApp({ dialect });
+    origin = new URL(t.baseUrl).origin;
+    const deps = { clock: t.clock, newId: t.newId };
+    workspaceId = (await createWorkspace(t.database.db, deps, { name: 'Acme' })).id;
+    for (const email of ['ada@example.com', 'bob@example.com']) {
+      const added = await addDashboardUser(t.database.db, deps, { email, workspaceId });
+      passwords[email] = added.password as string;
+    }
+    // Still on the one-time password: sign-in goes to the account page first.
+    const forced = await addUserToWorkspace(t.database.db, deps, {
+      email: 'new@example.com',
+      workspaceId,
+    });
+    passwords['new@example.com'] = forced.password as string;
+  });
+  afterAll(() => t?.close());
+
+  /** Signs in with this `next` in the form, as the sign-in page would post it. */
+  async function signInWith(email: string, next: string) {
+    const form = await signInForm(origin);
+    const body = new URLSearchParams({ email, password: passwords[email] as string, next });
+    return postSignIn(origin, form, body.toString());
+  }
+
+  it('the sign-in page carries no return path that leaves the dashboard or has control characters', async () => {
+    for (const next of ESCAPES) {
+      const { response, page } = await signInForm(origin, next);
+      expect(response.status, JSON.stringify(next)).toBe(200);
+      expect(hiddenNext(page), JSON.stringify(next)).toBeUndefined();
+    }
+    const kept = await signInForm(origin, `/dashboard/usage?workspace=${workspaceId}`);
+    expect(hiddenNext(kept.page)).toBe(`/dashboard/usage?workspace=${workspaceId}`);
+  });
+
+  it('a correct sign-in with such a return path goes to the dashboard home, signed in', async () => {
+    for (const next of ['/dashboard/x\r\n', '/dashboard/../..//evil.com', '/dashboard/x%0d%0a']) {
+      const response = await signInWith('ada@example.com', next);
+      expect(response.status, JSON.stringify(next)).toBe(303);
+      expect(response.headers.get('location'), JSON.stringify(next)).toBe('/dashboard/keys');
+      expect(sessionCookieOf(response), JSON.stringify(next)).toMatch(/^fw_session=[\w-]{43};/);
+    }
+    const kept = await signInWith('ada@example.com', `/dashboard/usage?workspace=${workspaceId}`);
+    expect(kept.status).toBe(303);
+    expect(kept.headers.get('location')).toBe(`/dashboard/usage?workspace=${workspaceId}`);
+  });
+
+  it('a one-time password sends to the account page without such a return path', async () => {
+    const response = await signInWith('new@example.com', '/dashboard/x\r\n');
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/dashboard/account');
+    expect(sessionCookieOf(response)).toMatch(/^fw_session=[\w-]{43};/);
+  });
+
+  it('the password change ignores such a return path, in its page and its form', async () => {
+    const signedIn = await signInWith('bob@example.com', '/dashboard/keys');
+    const form = await signInForm(origin);
+    const session = (sessionCookieOf(signedIn) ?? '').split(';')[0];
+    const cookie = `${form.cookie}; ${session}`;
+    for (const next of ESCAPES) {
+      const query = new URLSearchParams({ next });
+      const page = await fetch(`${origin}/dashboard/account?${query}`, { headers: { cookie } });
+      expect(page.status, JSON.stringify(next)).toBe(200);
+      expect(hiddenNext(await page.text()), JSON.stringify(next)).toBeUndefined();
+    }
+    let current = passwords['bob@example.com'] as string;
+    for (const [i, next] of ['/dashboard/x\r\n', '/dashboard/../..//evil.com'].entries()) {
+      const chosen = `bob's own password, take ${i}`;
+      const response = await fetch(`${origin}/dashboard/account/password`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams({
+          _csrf: form.token,
+          current,
+          new: chosen,
+          again: chosen,
+          next,
+        }).toString(),
+      });
+      expect(response.status, JSON.stringify(next)).toBe(303);
+      expect(response.headers.get('location')).toBe('/dashboard/account?done=password');
+      current = chosen;
+    }
   });
 });

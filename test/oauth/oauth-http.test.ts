@@ -116,6 +116,41 @@ describe.each(DIALECTS)('OAuth authorization server over HTTP [%s]', (dialect) =
     }
   });
 
+  it('refuses a redirect URI with a control character, U+2028/U+2029 or a non-URI character, storing nothing', async () => {
+    const count = async () =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('oauth_clients')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    // The URL parser would drop the first three and leave the rest: the client would be sent
+    // somewhere else than what it registered.
+    for (const uri of [
+      'http://127.0.0.1:33418/call\rback',
+      'http://127.0.0.1:33418/call\nback',
+      'http://127.0.0.1:33418/call\tback',
+      'http://127.0.0.1:33418/callback\u2028',
+      'https://agent.example.com/cb?x=\u2029',
+      'https://agent.example.com/cb\r\n',
+      'https://agent.example.com/cb\u0000',
+      'https://agent.example.com/cb\u007f',
+      'https://agent.example.com/cb\u0085',
+      ' https://agent.example.com/cb',
+      'https://agent.example.com/c b',
+      'https://bücher.example/cb',
+    ]) {
+      const response = await registerClient(t, { redirect_uris: [REDIRECT_URI, uri] });
+      expect(response.status, JSON.stringify(uri)).toBe(400);
+      const body = await bodyOf(response);
+      expect(body.error, JSON.stringify(uri)).toBe('invalid_redirect_uri');
+    }
+    expect(await count()).toBe(before);
+  });
+
   describe('GET /oauth/authorize', () => {
     const authorize = (params: Record<string, string>) =>
       fetch(`${origin}/oauth/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
@@ -156,6 +191,65 @@ describe.each(DIALECTS)('OAuth authorization server over HTTP [%s]', (dialect) =
       }
     });
 
+    it('compares redirect_uri byte for byte: a variant of the registered one is not it', async () => {
+      const registered = 'https://agent.example.com/cb/%7Ea?x=1';
+      const other = (await (await registerClient(t, { redirect_uris: [registered] })).json()) as {
+        client_id: string;
+      };
+      for (const redirect_uri of [
+        'https://agent.example.com/cb/%7ea?x=1',
+        'https://agent.example.com/cb/~a?x=1',
+        'https://agent.example.com./cb/%7Ea?x=1',
+        'https://agent.example.com:443/cb/%7Ea?x=1',
+        'HTTPS://agent.example.com/cb/%7Ea?x=1',
+        'https://Agent.example.com/cb/%7Ea?x=1',
+        'https://agent.example.com/cb/%7Ea/?x=1',
+        'https://agent.example.com/x/../cb/%7Ea?x=1',
+        'https://agent.example.com/cb/%7Ea?x=1&',
+        'https://agent.example.com/cb/%7Ea?x=1\n',
+      ]) {
+        const response = await authorize({ ...valid(), client_id: other.client_id, redirect_uri });
+        expect(response.status, redirect_uri).toBe(400);
+        expect(response.headers.get('location'), redirect_uri).toBeNull();
+      }
+    });
+
+    it('answers on the redirect URI exactly as it was registered, not a cleaned form of it', async () => {
+      const registered = 'https://Agent.example.com:443/cb/%7ea?x=1';
+      const other = (await (await registerClient(t, { redirect_uris: [registered] })).json()) as {
+        client_id: string;
+        redirect_uris: string[];
+      };
+      expect(other.redirect_uris).toEqual([registered]);
+      const response = await authorize({
+        ...valid(),
+        client_id: other.client_id,
+        redirect_uri: registered,
+        response_type: 'token',
+      });
+      expect(response.status).toBe(302);
+      const location = response.headers.get('location') as string;
+      expect(location.startsWith(`${registered}&`), location).toBe(true);
+      expect(new URL(location).searchParams.get('error')).toBe('unsupported_response_type');
+    });
+
+    it('never uses a redirect URI stored with a control character before registration refused them', async () => {
+      const dirty = 'http://127.0.0.1:33418/call\r\nback';
+      const id = t.newId('oac');
+      await t.database.db
+        .insertInto('oauth_clients')
+        .values({
+          id,
+          name: 'Old agent',
+          redirect_uris: JSON.stringify([dirty]),
+          created_at: '2026-11-01T00:00:00.000Z',
+        })
+        .execute();
+      const response = await authorize({ ...valid(), client_id: id, redirect_uri: dirty });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+    });
+
     it('sends PKCE, response_type and resource errors back to the client with its state', async () => {
       const { code_challenge: _c, ...withoutChallenge } = valid();
       const cases: Array<[Record<string, string>, string]> = [
@@ -175,6 +269,82 @@ describe.each(DIALECTS)('OAuth authorization server over HTTP [%s]', (dialect) =
         expect(location.searchParams.get('error'), JSON.stringify(params)).toBe(error);
         expect(location.searchParams.get('state')).toBe('st-123');
       }
+    });
+  });
+
+  describe("the consent page's sign-in", () => {
+    /** The sign-in form's CSRF cookie and token, with this return path, as a browser gets them. */
+    async function signIn(email: string, password: string, next: string | undefined) {
+      const page = await fetch(
+        `${origin}/dashboard/sign-in${next === undefined ? '' : `?${new URLSearchParams({ next })}`}`,
+      );
+      const cookie = (page.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
+      const html = await page.text();
+      const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] as string;
+      // The hidden field's value, unescaped as the browser reads it.
+      const carried = /name="next" value="([^"]*)"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
+      const form = new URLSearchParams({ _csrf: token, email, password, next: next ?? '' });
+      const response = await fetch(`${origin}/dashboard/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: form.toString(),
+      });
+      const session = response.headers.getSetCookie().find((c) => c.startsWith('fw_session='));
+      return { carried, response, session };
+    }
+    const consentQuery = (state: string) =>
+      new URLSearchParams({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+        scope: 'checks:read',
+        state,
+      });
+    let person: { password: string };
+    beforeAll(async () => {
+      person = await memberOfNewWorkspace(t, 'consenting@example.com');
+    });
+
+    it('returns to the consent page it was sent from', async () => {
+      const consent = `/dashboard/oauth/consent?${consentQuery('st-1')}`;
+      const signedOut = await fetch(`${origin}${consent}`, { redirect: 'manual' });
+      expect(signedOut.status).toBe(303);
+      const toSignIn = new URL(signedOut.headers.get('location') as string, origin);
+      expect(toSignIn.pathname).toBe('/dashboard/sign-in');
+      const next = toSignIn.searchParams.get('next') as string;
+      expect(next).toBe(consent);
+      const { carried, response, session } = await signIn(
+        'consenting@example.com',
+        person.password,
+        next,
+      );
+      expect(carried).toBe(consent);
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toBe(consent);
+      expect(session).toBeDefined();
+    });
+
+    it('a consent address with a control character in it is not returned to: sign-in goes home', async () => {
+      const signedOut = await fetch(
+        `${origin}/dashboard/oauth/consent?${consentQuery('st-\r\nSet-Cookie: a=b')}`,
+        { redirect: 'manual' },
+      );
+      expect(signedOut.status).toBe(303);
+      expect(signedOut.headers.get('location')).toBe('/dashboard/sign-in');
+      // Nor when such a return path is handed to the sign-in form directly.
+      const next = `/dashboard/oauth/consent?${consentQuery('st-1')}\r\n`;
+      const { carried, response, session } = await signIn(
+        'consenting@example.com',
+        person.password,
+        next,
+      );
+      expect(carried).toBeUndefined();
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toBe('/dashboard/keys');
+      expect(session).toBeDefined();
     });
   });
 

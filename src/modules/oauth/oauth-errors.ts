@@ -54,14 +54,20 @@ export class AuthorizationRequestError extends OAuthError {
   }
 }
 
-/** The redirect URI with these query parameters added (undefined ones left out). */
+/**
+ * The redirect URI exactly as registered, with these query parameters added to its query (RFC
+ * 6749 3.1.2 keeps the registered query; undefined ones are left out). Not re-serialised by the
+ * URL parser, which would lower-case the host, drop a default port or re-encode the path: the
+ * client is sent to the address it registered, byte for byte.
+ */
 export function redirectWith(
   redirectUri: string,
   parameters: Record<string, string | undefined>,
 ): string {
-  const url = new URL(redirectUri);
+  const added = new URLSearchParams();
   for (const [name, value] of Object.entries(parameters)) {
-    if (value !== undefined) url.searchParams.set(name, value);
+    if (value !== undefined) added.set(name, value);
   }
-  return url.toString();
+  const separator = !redirectUri.includes('?') ? '?' : /[?&]$/.test(redirectUri) ? '' : '&';
+  return `${redirectUri}${separator}${added}`;
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, EnvironmentName } from '../../db/schema.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
+import { firstControlCharacter } from '../../lib/control-characters.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { ALL_SCOPES, isScope, type Scope } from '../accounts/scopes.js';
 import { listMembershipsOfUser } from '../users/users.store.js';
@@ -30,14 +31,27 @@ export function newSecret(prefix: string): string {
   return `${prefix}${randomBytes(32).toString('base64url')}`;
 }
 
+// RFC 3986's characters (unreserved, reserved and `%` of an escape): anything else in a URI is
+// percent-encoded by whoever writes it, and a parser that did it for us would change the address.
+const URI_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/;
+
 /**
  * A redirect URI may be https anywhere, or http on the loopback interface only: native clients
  * (Claude Code, a desktop app) receive the code on a local port (RFC 8252 7.3), and nothing else
- * may receive a code in clear text. Fragments are refused (RFC 6749 3.1.2).
+ * may receive a code in clear text. Fragments are refused (RFC 6749 3.1.2). It is used exactly as
+ * registered (compared byte for byte, redirected to as it is), so it must be written in URI
+ * characters only: the URL parser silently drops a TAB, CR or LF and trims spaces, so a URI with
+ * one would be checked and followed as another address than the one registered.
  */
 export function redirectUriProblem(uri: unknown): string | undefined {
   if (typeof uri !== 'string' || uri.length === 0) return 'a redirect URI is a non-empty string';
   if (uri.length > MAX_URI_LENGTH) return `a redirect URI has at most ${MAX_URI_LENGTH} characters`;
+  const control = firstControlCharacter(uri);
+  if (control)
+    return `${JSON.stringify(uri)} holds ${control}, a control character or line separator`;
+  if (!URI_CHARACTERS.test(uri)) {
+    return `${JSON.stringify(uri)} holds characters a URI does not (RFC 3986): percent-encode them, and write an international host name in its ASCII (xn--) form`;
+  }
   let url: URL;
   try {
     url = new URL(uri);
@@ -180,9 +194,13 @@ export async function parseAuthorizationRequest(
   if (!client) return fail('invalid_client', 'No client is registered with this client_id.');
   const registered = JSON.parse(client.redirect_uris) as string[];
   if (!redirectUri) return fail('invalid_request', 'redirect_uri is missing.');
+  // Byte for byte: no normalisation, so what is redirected to is what was registered.
   if (!registered.includes(redirectUri)) {
     return fail('invalid_request', 'redirect_uri is not one the client registered.');
   }
+  // Registered before registration refused what the URL parser would drop or rewrite.
+  const problem = redirectUriProblem(redirectUri);
+  if (problem) return fail('invalid_request', `redirect_uri is not accepted: ${problem}.`);
 
   // From here on, errors go back to the client's redirect URI.
   let state: string | undefined;
