@@ -3,6 +3,7 @@ import { ConfigError, describeDatabase, loadConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
 import { HttpProblem } from '../http/problems.js';
+import { PACKAGE_VERSION } from '../lib/package-version.js';
 import { DEFAULT_SERVICE_URL, runStdioBridge } from '../mcp/stdio-bridge.js';
 import { AccountsError } from '../modules/accounts/accounts.service.js';
 import { UsersError } from '../modules/users/users.service.js';
@@ -69,6 +70,7 @@ function starterBanner(starter: StarterWorkspace, baseUrl: string): string {
 export function buildCli(json: boolean): Command {
   const program = new Command('firmwatch')
     .description('Company-identifier check and monitoring service.')
+    .version(PACKAGE_VERSION)
     .exitOverride()
     // With --json, a usage error is reported as one JSON object by main(), not as text.
     .configureOutput({ writeErr: (text) => void (json || process.stderr.write(text)) });

@@ -1,13 +1,16 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.js';
 import { runCli, startServeProcess, stopServeProcess } from '../helpers/cli.js';
 import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js';
 import { readJson } from '../helpers/http.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 let dir: string;
 beforeAll(() => {
@@ -22,6 +25,15 @@ describe('firmwatch CLI', () => {
     expect(result.stdout).toContain('Usage: firmwatch');
     if (args.length > 0) expect(result.stdout).toContain('--json');
     else expect(result.stdout).toMatch(/serve[\s\S]*migrate/);
+  });
+
+  it('--version (and -V) prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    for (const flag of ['--version', '-V']) {
+      const result = await runCli([flag]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`${version}\n`);
+    }
   });
 
   it('migrate --json prints one JSON object and is idempotent', async () => {
