@@ -4,7 +4,7 @@ import {
   deliveryLog,
   redeliverEvent,
 } from '../modules/webhooks/deliveries.service.js';
-import { withDatabase } from './database-command.js';
+import { createOption, withDatabase } from './database-command.js';
 import { jsonOption, printResult, type RunCommand } from './output.js';
 
 function describeLog(eventId: string, deliveries: DeliveryLogEntry[]): string {
@@ -36,10 +36,11 @@ export function addEventsCommands(program: Command, run: RunCommand): void {
     )
     .requiredOption('--event <id>', 'the event (evt_...)')
     .addOption(jsonOption())
-    .action(async (options: { event: string; json?: boolean }) => {
+    .addOption(createOption())
+    .action(async (options: { event: string; json?: boolean; create?: boolean }) => {
       const output = { json: options.json === true };
       await run(output, async () => {
-        const deliveries = await withDatabase((database) =>
+        const deliveries = await withDatabase(options, (database) =>
           deliveryLog(database.db, options.event),
         );
         printResult(
@@ -56,10 +57,11 @@ export function addEventsCommands(program: Command, run: RunCommand): void {
     )
     .requiredOption('--event <id>', 'the event (evt_...)')
     .addOption(jsonOption())
-    .action(async (options: { event: string; json?: boolean }) => {
+    .addOption(createOption())
+    .action(async (options: { event: string; json?: boolean; create?: boolean }) => {
       const output = { json: options.json === true };
       await run(output, async () => {
-        const result = await withDatabase((database, deps) =>
+        const result = await withDatabase(options, (database, deps) =>
           database.transact((trx) => redeliverEvent(trx, deps, options.event)),
         );
         printResult(

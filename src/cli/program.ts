@@ -12,7 +12,7 @@ import { startWorker } from '../worker.js';
 import { addAccountsCommands } from './accounts-commands.js';
 import { addBillingCommands } from './billing-commands.js';
 import { addEventsCommands } from './events-commands.js';
-import { type CommandOutput, jsonOption, printError, printResult } from './output.js';
+import { CliError, type CommandOutput, jsonOption, printError, printResult } from './output.js';
 import { addUsersCommands } from './users-commands.js';
 
 function describeFailure(error: unknown): { code: string; message: string } {
@@ -21,6 +21,7 @@ function describeFailure(error: unknown): { code: string; message: string } {
   if (error instanceof AccountsError) return { code: error.code, message: error.message };
   if (error instanceof UsersError) return { code: error.code, message: error.message };
   if (error instanceof HttpProblem) return { code: error.code, message: error.message };
+  if (error instanceof CliError) return { code: error.code, message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'failed', message };
 }
