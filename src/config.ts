@@ -1,4 +1,6 @@
+import { join, resolve } from 'node:path';
 import type { SqliteSynchronous } from './db/database.js';
+import { PACKAGE_ROOT } from './lib/package-version.js';
 import {
   baseUrlVariable,
   LIVE_SOURCE_DEFAULT_BASE_URLS,
@@ -26,9 +28,9 @@ export const CONFIG_VARIABLES = [
   },
   {
     name: 'DATABASE_URL',
-    default: 'sqlite:./data/firmwatch.db',
+    default: 'sqlite:<package directory>/data/firmwatch.db',
     meaning:
-      '`sqlite:<path>` (embedded; the directory is created) or `postgres://user@host:5432/db`',
+      '`sqlite:<path>` (embedded; the directory is created) or `postgres://user@host:5432/db`. The default file is in the package directory (beside `package.json`), wherever a command is run from; a relative path you set is relative to the current directory. Commands other than `serve`, `worker` and `migrate` refuse a database that does not exist yet, unless given `--create`',
   },
   {
     name: 'SQLITE_SYNCHRONOUS',
@@ -143,6 +145,14 @@ export const CONFIG_VARIABLES = [
 ] as const satisfies readonly { name: string; default: string; meaning: string }[];
 
 export type ConfigVariableName = (typeof CONFIG_VARIABLES)[number]['name'];
+
+/**
+ * Without DATABASE_URL, `data/firmwatch.db` in the package directory, not in the current one: the
+ * CLI run from any folder and `npm start` then use the same file (docs/decisions.md, "Data").
+ */
+export const DEFAULT_DATABASE: DatabaseConfig = parseDatabaseUrl(
+  `sqlite:${join(PACKAGE_ROOT, 'data', 'firmwatch.db')}`,
+);
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = [
@@ -275,7 +285,8 @@ export function defaultPublicBaseUrl(host: string, port: number): string {
 
 /** Where the data lives, for people: the SQLite file, or the PostgreSQL URL without its password. */
 export function describeDatabase(database: DatabaseConfig): string {
-  if (database.dialect === 'sqlite') return database.path;
+  if (database.dialect === 'sqlite')
+    return database.path === ':memory:' ? database.path : resolve(database.path);
   const url = new URL(database.url);
   if (url.password) url.password = '';
   return url.toString();
@@ -310,7 +321,8 @@ export function loadConfig(env: Env = process.env): Config {
   const host = read(env, 'HOST') ?? '127.0.0.1';
   if (/\s|\//.test(host)) throw new ConfigError('HOST', `is not a host name or address: "${host}"`);
 
-  const parsed = parseDatabaseUrl(read(env, 'DATABASE_URL') ?? 'sqlite:./data/firmwatch.db');
+  const databaseUrl = read(env, 'DATABASE_URL');
+  const parsed = databaseUrl ? parseDatabaseUrl(databaseUrl) : DEFAULT_DATABASE;
   const synchronous = read(env, 'SQLITE_SYNCHRONOUS') ?? 'normal';
   if (synchronous !== 'full' && synchronous !== 'normal') {
     throw new ConfigError('SQLITE_SYNCHRONOUS', `must be full or normal, got "${synchronous}"`);

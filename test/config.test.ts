@@ -1,5 +1,13 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config.js';
+import { CONFIG_VARIABLES, ConfigError, describeDatabase, loadConfig } from '../src/config.js';
+
+const PACKAGE_DATABASE = join(
+  fileURLToPath(new URL('..', import.meta.url)),
+  'data',
+  'firmwatch.db',
+);
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -8,8 +16,9 @@ describe('configuration', () => {
       host: '127.0.0.1',
       database: {
         dialect: 'sqlite',
-        url: 'sqlite:./data/firmwatch.db',
-        path: './data/firmwatch.db',
+        // In the package directory, not the current one (the CLI from a subfolder, npm start).
+        url: `sqlite:${PACKAGE_DATABASE}`,
+        path: PACKAGE_DATABASE,
       },
       publicBaseUrl: null,
       logLevel: 'info',
@@ -59,6 +68,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ ARES_BASE_URL: 'ftp://ares' })).toThrow('ARES_BASE_URL: must use');
     expect(() => loadConfig({ COMPANIES_HOUSE_API_KEY: 'no spaces allowed' })).toThrow(
       'COMPANIES_HOUSE_API_KEY',
+    );
+  });
+
+  it('keeps a relative SQLite path that is set relative to the current directory', () => {
+    expect(loadConfig({ DATABASE_URL: 'sqlite:./mine.db' }).database).toEqual({
+      dialect: 'sqlite',
+      url: 'sqlite:./mine.db',
+      path: './mine.db',
+    });
+    expect(describeDatabase(loadConfig({ DATABASE_URL: 'sqlite:./mine.db' }).database)).toBe(
+      join(process.cwd(), 'mine.db'),
     );
   });
 
@@ -138,7 +158,8 @@ describe('configuration', () => {
   });
 
   it.each(
-    CONFIG_VARIABLES.filter((v) => !v.default.startsWith('(') && !v.default.includes('HOST:PORT')),
+    // Not the ones described rather than spelled out: (none), HOST:PORT, <package directory>.
+    CONFIG_VARIABLES.filter((v) => !/^\(|HOST:PORT|<package directory>/.test(v.default)),
   )('the documented default of $name is the default', (variable) => {
     expect(loadConfig({ [variable.name]: variable.default })).toEqual(loadConfig({}));
   });

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeApiKey } from '../src/modules/accounts/accounts.service.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { DIALECTS } from './helpers/databases.js';
 import { readJson } from './helpers/http.js';
 import { expectProblem } from './helpers/problems.js';
+import { sendWithRepeatedHeaders } from './security/raw-request.js';
 
 const METHODS = 'GET, HEAD, OPTIONS';
 
@@ -33,29 +35,77 @@ describe.each(DIALECTS)('discovery [%s]', (dialect) => {
     expect((await readJson(response)).version).toBe('v1');
   });
 
-  it('environment is that of a valid key, and a bad key never fails discovery', async () => {
-    const as = async (authorization: string) => {
-      const response = await fetch(`${t.baseUrl}/`, { headers: { authorization } });
-      expect(response.status).toBe(200);
-      return (await readJson(response)).environment;
-    };
+  it('says whose key was sent: none, a valid one (its environment), or one it does not recognise; always 200', async () => {
     const sandbox = await t.createKey({ environment: 'sandbox' });
     const live = await t.createKey({ environment: 'live' });
-    expect(await as(`Bearer ${sandbox.key}`)).toBe('sandbox');
-    expect(await as(`Bearer ${live.key}`)).toBe('live');
-    // Well-formed but unknown, and not a key at all.
-    expect(await as(`Bearer svc_live_${'A'.repeat(32)}`)).toBe('none');
-    expect(await as('Bearer sk_other')).toBe('none');
+    const revoked = await t.createKey({ environment: 'sandbox' });
+    // Revoked before it is ever used, so no verifier cache remembers it as valid.
+    await revokeApiKey(t.database.db, { clock: t.clock, newId: t.newId }, revoked.id);
+    const cases: Array<[string, Record<string, string | string[]>, string, string]> = [
+      ['no key', {}, 'none', 'none'],
+      ['a sandbox key', { authorization: `Bearer ${sandbox.key}` }, 'sandbox', 'valid'],
+      ['a live key', { authorization: `Bearer ${live.key}` }, 'live', 'valid'],
+      // The README's first request with a typo: well-formed, unknown.
+      [
+        'a mistyped key',
+        { authorization: 'Bearer svc_test_bogus' },
+        'unrecognized_key',
+        'unrecognized',
+      ],
+      [
+        'an unknown key',
+        { authorization: `Bearer svc_live_${'A'.repeat(32)}` },
+        'unrecognized_key',
+        'unrecognized',
+      ],
+      [
+        'a revoked key',
+        { authorization: `Bearer ${revoked.key}` },
+        'unrecognized_key',
+        'unrecognized',
+      ],
+      [
+        'not a firmwatch key',
+        { authorization: 'Bearer sk_other' },
+        'unrecognized_key',
+        'unrecognized',
+      ],
+      [
+        'not a bearer token',
+        { authorization: 'Basic dXNlcjpwYXNz' },
+        'unrecognized_key',
+        'unrecognized',
+      ],
+      [
+        'two Authorization headers',
+        { authorization: [`Bearer ${sandbox.key}`, `Bearer ${live.key}`] },
+        'unrecognized_key',
+        'unrecognized',
+      ],
+    ];
+    for (const [name, headers, environment, status] of cases) {
+      const response = await sendWithRepeatedHeaders(`${t.baseUrl}/`, 'GET', headers);
+      expect(response.status, name).toBe(200);
+      expect(response.headers.get('api-key-status'), name).toBe(status);
+      expect((await readJson(response)).environment, name).toBe(environment);
+    }
   });
 
   it('HEAD / has the same headers as GET and no body', async () => {
-    const get = await fetch(`${t.baseUrl}/`);
-    const head = await fetch(`${t.baseUrl}/`, { method: 'HEAD' });
-    expect(head.status).toBe(200);
-    expect(await head.text()).toBe('');
-    for (const name of ['content-type', 'content-length']) {
-      expect(head.headers.get(name)).toBe(get.headers.get(name));
+    for (const [headers, status] of [
+      [{}, 'none'],
+      [{ authorization: 'Bearer svc_test_bogus' }, 'unrecognized'],
+    ] as const) {
+      const get = await fetch(`${t.baseUrl}/`, { headers });
+      const head = await fetch(`${t.baseUrl}/`, { method: 'HEAD', headers });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('api-key-status')).toBe(status);
+      expect(await head.text()).toBe('');
+      for (const name of ['content-type', 'content-length', 'api-key-status']) {
+        expect(head.headers.get(name), name).toBe(get.headers.get(name));
+      }
     }
+    const head = await fetch(`${t.baseUrl}/`, { method: 'HEAD' });
     expect(head.headers.get('x-request-id')).toMatch(/^req_/);
   });
 
@@ -101,6 +151,14 @@ describe.each(DIALECTS)('discovery [%s]', (dialect) => {
     expect(doc.servers).toEqual([{ url: t.baseUrl }]);
     expect(Object.keys(doc.paths['/']).sort()).toEqual(['get', 'head', 'options']);
     expect(doc.paths['/'].get.security).toEqual([]);
+    const ok = doc.paths['/'].get.responses['200'];
+    expect(ok.headers['Api-Key-Status'].schema.enum).toEqual(['none', 'valid', 'unrecognized']);
+    expect(ok.content['application/json'].schema.properties.environment.enum).toEqual([
+      'sandbox',
+      'live',
+      'none',
+      'unrecognized_key',
+    ]);
     expect(doc.paths['/'].get.responses['405'].content['application/problem+json'].schema).toEqual({
       $ref: '#/components/schemas/Problem',
     });

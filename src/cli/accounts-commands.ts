@@ -8,7 +8,7 @@ import {
   revokeApiKey,
 } from '../modules/accounts/accounts.service.js';
 import { ALL_SCOPES } from '../modules/accounts/scopes.js';
-import { withDatabase } from './database-command.js';
+import { createOption, withDatabase } from './database-command.js';
 import { jsonOption, printResult, type RunCommand } from './output.js';
 
 function describeKey(key: ApiKeySummary): string {
@@ -34,10 +34,11 @@ export function addAccountsCommands(program: Command, run: RunCommand): void {
     .description('Create a workspace; everything (keys, checks, monitors, credits) belongs to one.')
     .requiredOption('--name <name>', 'a name for people, 1 to 200 characters')
     .addOption(jsonOption())
-    .action(async (options: { name: string; json?: boolean }) => {
+    .addOption(createOption())
+    .action(async (options: { name: string; json?: boolean; create?: boolean }) => {
       const output = { json: options.json === true };
       await run(output, async () => {
-        const created = await withDatabase((database, deps) =>
+        const created = await withDatabase(options, (database, deps) =>
           createWorkspace(database.db, deps, { name: options.name }),
         );
         printResult(output, created, `created workspace ${created.id} (${created.name})`);
@@ -50,10 +51,11 @@ export function addAccountsCommands(program: Command, run: RunCommand): void {
       'List every workspace with its count of active keys (a lost starter key is replaced with key create).',
     )
     .addOption(jsonOption())
-    .action(async (options: { json?: boolean }) => {
+    .addOption(createOption())
+    .action(async (options: { json?: boolean; create?: boolean }) => {
       const output = { json: options.json === true };
       await run(output, async () => {
-        const workspaces = await withDatabase((database) => listWorkspaces(database.db));
+        const workspaces = await withDatabase(options, (database) => listWorkspaces(database.db));
         printResult(
           output,
           { object: 'list', data: workspaces },
@@ -86,6 +88,7 @@ export function addAccountsCommands(program: Command, run: RunCommand): void {
     )
     .option('--name <name>', 'a label to recognise the key by')
     .addOption(jsonOption())
+    .addOption(createOption())
     .action(
       async (options: {
         workspace: string;
@@ -93,10 +96,11 @@ export function addAccountsCommands(program: Command, run: RunCommand): void {
         scopes?: string[];
         name?: string;
         json?: boolean;
+        create?: boolean;
       }) => {
         const output = { json: options.json === true };
         await run(output, async () => {
-          const created = await withDatabase((database, deps) =>
+          const created = await withDatabase(options, (database, deps) =>
             createApiKey(database.db, deps, {
               workspaceId: options.workspace,
               environment: options.environment,
@@ -118,10 +122,13 @@ export function addAccountsCommands(program: Command, run: RunCommand): void {
     .description("List a workspace's keys (never the secrets).")
     .requiredOption('--workspace <id>', 'the workspace')
     .addOption(jsonOption())
-    .action(async (options: { workspace: string; json?: boolean }) => {
+    .addOption(createOption())
+    .action(async (options: { workspace: string; json?: boolean; create?: boolean }) => {
       const output = { json: options.json === true };
       await run(output, async () => {
-        const keys = await withDatabase((database) => listApiKeys(database.db, options.workspace));
+        const keys = await withDatabase(options, (database) =>
+          listApiKeys(database.db, options.workspace),
+        );
         printResult(
           output,
           { object: 'list', data: keys },
@@ -135,10 +142,11 @@ export function addAccountsCommands(program: Command, run: RunCommand): void {
     .description('Revoke a key; every node stops accepting it within 0.5 seconds.')
     .requiredOption('--key <id>', 'the key id (key_...), not the secret')
     .addOption(jsonOption())
-    .action(async (options: { key: string; json?: boolean }) => {
+    .addOption(createOption())
+    .action(async (options: { key: string; json?: boolean; create?: boolean }) => {
       const output = { json: options.json === true };
       await run(output, async () => {
-        const revoked = await withDatabase((database, deps) =>
+        const revoked = await withDatabase(options, (database, deps) =>
           revokeApiKey(database.db, deps, options.key),
         );
         printResult(output, revoked, `revoked ${revoked.id} at ${revoked.revoked_at}`);

@@ -7,7 +7,7 @@ import {
   MAX_CREDIT_GRANT,
   setWorkspacePaidAccess,
 } from '../modules/usage/usage.service.js';
-import { withDatabase } from './database-command.js';
+import { createOption, withDatabase } from './database-command.js';
 import { jsonOption, printResult, type RunCommand } from './output.js';
 
 function creditUnits(value: string): number {
@@ -34,21 +34,29 @@ export function addBillingCommands(program: Command, run: RunCommand): void {
       new Option('--paid <on|off>', 'paid access').choices(['on', 'off']).makeOptionMandatory(),
     )
     .addOption(jsonOption())
-    .action(async (options: { workspace: string; paid: 'on' | 'off'; json?: boolean }) => {
-      const output = { json: options.json === true };
-      await run(output, async () => {
-        const result = await withDatabase(async (database, deps) => {
-          await workspaceMustExist(database.db, options.workspace);
-          return setWorkspacePaidAccess(
-            database.db,
-            deps,
-            options.workspace,
-            options.paid === 'on',
-          );
+    .addOption(createOption())
+    .action(
+      async (options: {
+        workspace: string;
+        paid: 'on' | 'off';
+        json?: boolean;
+        create?: boolean;
+      }) => {
+        const output = { json: options.json === true };
+        await run(output, async () => {
+          const result = await withDatabase(options, async (database, deps) => {
+            await workspaceMustExist(database.db, options.workspace);
+            return setWorkspacePaidAccess(
+              database.db,
+              deps,
+              options.workspace,
+              options.paid === 'on',
+            );
+          });
+          printResult(output, result, `paid access ${options.paid} for ${options.workspace}`);
         });
-        printResult(output, result, `paid access ${options.paid} for ${options.workspace}`);
-      });
-    });
+      },
+    );
 
   const credits = program.command('credits').description('Grant credits and read the balance.');
   credits
@@ -60,11 +68,18 @@ export function addBillingCommands(program: Command, run: RunCommand): void {
     .requiredOption('--units <n>', 'credits to add', creditUnits)
     .option('--note <text>', 'why, for the ledger')
     .addOption(jsonOption())
+    .addOption(createOption())
     .action(
-      async (options: { workspace: string; units: number; note?: string; json?: boolean }) => {
+      async (options: {
+        workspace: string;
+        units: number;
+        note?: string;
+        json?: boolean;
+        create?: boolean;
+      }) => {
         const output = { json: options.json === true };
         await run(output, async () => {
-          const result = await withDatabase(async (database, deps) => {
+          const result = await withDatabase(options, async (database, deps) => {
             await workspaceMustExist(database.db, options.workspace);
             return grantCredits(database.db, deps, options.workspace, options.units, options.note);
           });
@@ -82,10 +97,11 @@ export function addBillingCommands(program: Command, run: RunCommand): void {
     .description("Show a workspace's credit balance (and the ledger total it must equal).")
     .requiredOption('--workspace <id>', 'the workspace')
     .addOption(jsonOption())
-    .action(async (options: { workspace: string; json?: boolean }) => {
+    .addOption(createOption())
+    .action(async (options: { workspace: string; json?: boolean; create?: boolean }) => {
       const output = { json: options.json === true };
       await run(output, async () => {
-        const result = await withDatabase(async (database) => {
+        const result = await withDatabase(options, async (database) => {
           await workspaceMustExist(database.db, options.workspace);
           return creditBalance(database.db, options.workspace);
         });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { type DeliveryLogEntry, deliveryLog } from '../modules/webhooks/deliveries.service.js';
 import { REDELIVERY_LIMIT, redeliverEvent } from '../modules/webhooks/redelivery.service.js';
-import { withDatabase } from './database-command.js';
+import { createOption, withDatabase } from './database-command.js';
 import { jsonOption, printResult, type RunCommand } from './output.js';
 
 function describeLog(eventId: string, deliveries: DeliveryLogEntry[]): string {
@@ -33,10 +33,11 @@ export function addEventsCommands(program: Command, run: RunCommand): void {
     )
     .requiredOption('--event <id>', 'the event (evt_...)')
     .addOption(jsonOption())
-    .action(async (options: { event: string; json?: boolean }) => {
+    .addOption(createOption())
+    .action(async (options: { event: string; json?: boolean; create?: boolean }) => {
       const output = { json: options.json === true };
       await run(output, async () => {
-        const deliveries = await withDatabase((database) =>
+        const deliveries = await withDatabase(options, (database) =>
           deliveryLog(database.db, options.event),
         );
         printResult(
@@ -53,10 +54,11 @@ export function addEventsCommands(program: Command, run: RunCommand): void {
     )
     .requiredOption('--event <id>', 'the event (evt_...)')
     .addOption(jsonOption())
-    .action(async (options: { event: string; json?: boolean }) => {
+    .addOption(createOption())
+    .action(async (options: { event: string; json?: boolean; create?: boolean }) => {
       const output = { json: options.json === true };
       await run(output, async () => {
-        const result = await withDatabase((database, deps) =>
+        const result = await withDatabase(options, (database, deps) =>
           database.transact((trx) => redeliverEvent(trx, deps, options.event)),
         );
         printResult(

@@ -3,6 +3,7 @@ import { ConfigError, describeDatabase, loadConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
 import { HttpProblem } from '../http/problems.js';
+import { PACKAGE_VERSION } from '../lib/package-version.js';
 import { DEFAULT_SERVICE_URL, runStdioBridge } from '../mcp/stdio-bridge.js';
 import { AccountsError } from '../modules/accounts/accounts.service.js';
 import { UsersError } from '../modules/users/users.service.js';
@@ -11,7 +12,7 @@ import { startWorker } from '../worker.js';
 import { addAccountsCommands } from './accounts-commands.js';
 import { addBillingCommands } from './billing-commands.js';
 import { addEventsCommands } from './events-commands.js';
-import { type CommandOutput, jsonOption, printError, printResult } from './output.js';
+import { CliError, type CommandOutput, jsonOption, printError, printResult } from './output.js';
 import { addUsersCommands } from './users-commands.js';
 
 function describeFailure(error: unknown): { code: string; message: string } {
@@ -20,6 +21,7 @@ function describeFailure(error: unknown): { code: string; message: string } {
   if (error instanceof AccountsError) return { code: error.code, message: error.message };
   if (error instanceof UsersError) return { code: error.code, message: error.message };
   if (error instanceof HttpProblem) return { code: error.code, message: error.message };
+  if (error instanceof CliError) return { code: error.code, message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'failed', message };
 }
@@ -69,6 +71,7 @@ function starterBanner(starter: StarterWorkspace, baseUrl: string): string {
 export function buildCli(json: boolean): Command {
   const program = new Command('firmwatch')
     .description('Company-identifier check and monitoring service.')
+    .version(PACKAGE_VERSION)
     .exitOverride()
     // With --json, a usage error is reported as one JSON object by main(), not as text.
     .configureOutput({ writeErr: (text) => void (json || process.stderr.write(text)) });

@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { defaultPublicBaseUrl, loadConfig } from '../config.js';
 import { provisionMember } from '../modules/users/members.service.js';
 import { resetPassword } from '../modules/users/users.service.js';
-import { withDatabase } from './database-command.js';
+import { createOption, withDatabase } from './database-command.js';
 import { jsonOption, printResult, type RunCommand } from './output.js';
 
 /** Where people sign in, from the API's base URL: the dashboard is served beside /v1. */
@@ -26,33 +26,46 @@ export function addUsersCommands(program: Command, run: RunCommand): void {
         .default('member'),
     )
     .addOption(jsonOption())
-    .action(async (options: { email: string; workspace: string; role: string; json?: boolean }) => {
-      const output = { json: options.json === true };
-      await run(output, async () => {
-        const config = loadConfig();
-        const added = await withDatabase((database, deps) =>
-          provisionMember(database, deps, {
-            email: options.email,
-            workspaceId: options.workspace,
-            role: options.role,
-          }),
-        );
-        const url = signInUrl(
-          config.publicBaseUrl ?? defaultPublicBaseUrl(config.host, config.port),
-        );
-        const text = [
-          `${added.password ? 'created user' : 'added existing user'} ${added.user.id} (${added.user.email}) as ${added.role} of ${added.workspace_id}`,
-          ...(added.password
-            ? [
-                `one-time password: ${added.password}`,
-                'This password is shown only now; no email is sent. They choose their own at first sign-in.',
-              ]
-            : []),
-          `Sign in at ${url}`,
-        ].join('\n');
-        printResult(output, { ...added, password: added.password ?? null, sign_in_url: url }, text);
-      });
-    });
+    .addOption(createOption())
+    .action(
+      async (options: {
+        email: string;
+        workspace: string;
+        role: string;
+        json?: boolean;
+        create?: boolean;
+      }) => {
+        const output = { json: options.json === true };
+        await run(output, async () => {
+          const config = loadConfig();
+          const added = await withDatabase(options, (database, deps) =>
+            provisionMember(database, deps, {
+              email: options.email,
+              workspaceId: options.workspace,
+              role: options.role,
+            }),
+          );
+          const url = signInUrl(
+            config.publicBaseUrl ?? defaultPublicBaseUrl(config.host, config.port),
+          );
+          const text = [
+            `${added.password ? 'created user' : 'added existing user'} ${added.user.id} (${added.user.email}) as ${added.role} of ${added.workspace_id}`,
+            ...(added.password
+              ? [
+                  `one-time password: ${added.password}`,
+                  'This password is shown only now; no email is sent. They choose their own at first sign-in.',
+                ]
+              : []),
+            `Sign in at ${url}`,
+          ].join('\n');
+          printResult(
+            output,
+            { ...added, password: added.password ?? null, sign_in_url: url },
+            text,
+          );
+        });
+      },
+    );
   user
     .command('reset-password')
     .description(
@@ -60,11 +73,12 @@ export function addUsersCommands(program: Command, run: RunCommand): void {
     )
     .requiredOption('--email <email>', 'the email address they sign in with')
     .addOption(jsonOption())
-    .action(async (options: { email: string; json?: boolean }) => {
+    .addOption(createOption())
+    .action(async (options: { email: string; json?: boolean; create?: boolean }) => {
       const output = { json: options.json === true };
       await run(output, async () => {
         const config = loadConfig();
-        const reset = await withDatabase((database, deps) =>
+        const reset = await withDatabase(options, (database, deps) =>
           resetPassword(database.db, deps, options.email),
         );
         const url = signInUrl(

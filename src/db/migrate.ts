@@ -27,14 +27,7 @@ export class MigrationError extends Error {
 export async function migrateToLatest(
   database: Pick<DatabaseHandle, 'db' | 'schema'>,
 ): Promise<MigrationOutcome> {
-  const migrator = new Migrator({
-    db: database.db,
-    provider: { getMigrations: async () => migrations },
-    // Named explicitly: left unset, Kysely looks for its bookkeeping tables in every schema, and a
-    // second deployment (or test) in another schema of the same database makes it skip creating them.
-    ...(database.schema ? { migrationTableSchema: database.schema } : {}),
-  });
-  const { error, results = [] } = await migrator.migrateToLatest();
+  const { error, results = [] } = await migratorOf(database).migrateToLatest();
   if (error) {
     const failed = results.find((r) => r.status === 'Error');
     throw new MigrationError(failed?.migrationName, error);
@@ -44,4 +37,25 @@ export async function migrateToLatest(
     applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName),
     current: names.at(-1) ?? null,
   };
+}
+
+/**
+ * How many migrations this database has had applied; 0 for one firmwatch has never used (an
+ * empty SQLite file, a PostgreSQL database or schema without its tables). Creates nothing.
+ */
+export async function appliedMigrationCount(
+  database: Pick<DatabaseHandle, 'db' | 'schema'>,
+): Promise<number> {
+  const known = await migratorOf(database).getMigrations();
+  return known.filter((migration) => migration.executedAt !== undefined).length;
+}
+
+function migratorOf(database: Pick<DatabaseHandle, 'db' | 'schema'>): Migrator {
+  return new Migrator({
+    db: database.db,
+    provider: { getMigrations: async () => migrations },
+    // Named explicitly: left unset, Kysely looks for its bookkeeping tables in every schema, and a
+    // second deployment (or test) in another schema of the same database makes it skip creating them.
+    ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+  });
 }

@@ -21,8 +21,18 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set for every authenticated operation; on public ones, only when a valid key was sent. */
     principal: Principal | undefined;
+    /** What the request's credentials came to (public operations report it; see KeyStatus). */
+    keyStatus: KeyStatus;
   }
 }
+
+/**
+ * `none`: no Authorization header. `valid`: a key this service accepts (the principal is set).
+ * `unrecognized`: something was sent that is not a valid key (unknown, revoked, mistyped, not a
+ * firmwatch key, two headers): public operations never fail on it, so they say it instead.
+ */
+export type KeyStatus = 'none' | 'valid' | 'unrecognized';
+export const KEY_STATUSES: readonly KeyStatus[] = ['none', 'valid', 'unrecognized'];
 
 const REALM = 'Bearer realm="firmwatch"';
 
@@ -124,6 +134,7 @@ export function registerAuth(
   accessTokens?: KeyVerifier,
 ): void {
   app.decorateRequest('principal', undefined);
+  app.decorateRequest('keyStatus', 'none');
 
   app.addHook('onRoute', (route) => {
     const config = route.config as
@@ -149,11 +160,17 @@ export function registerAuth(
       // and two Authorization headers tell them nothing.
       if (request.dispatchedPrincipal) {
         request.principal = request.dispatchedPrincipal;
+        request.keyStatus = 'valid';
         return;
       }
-      if (authorizationHeaderCount(request) > 1) return;
+      if (authorizationHeaderCount(request) > 1) {
+        request.keyStatus = 'unrecognized';
+        return;
+      }
       const token = bearerToken(request);
+      if (token === undefined) return;
       if (token && environmentOfKey(token)) request.principal = await verifier.verify(token);
+      request.keyStatus = request.principal ? 'valid' : 'unrecognized';
       return;
     }
     if (!needsKey(request.routeOptions.config)) return; // no route matched: 404/405 answer
@@ -168,5 +185,6 @@ export function registerAuth(
       });
     }
     request.principal = principal;
+    request.keyStatus = 'valid';
   });
 }

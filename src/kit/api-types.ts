@@ -709,9 +709,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The API, its version and where its reference lives. */
+      /** @description The API, its version and where its reference lives; 200 whatever credentials were sent. */
       200: {
         headers: {
+          /** @description What the Authorization header held: `none` (no header), `valid` (a key this service accepts; `environment` names its environment) or `unrecognized` (anything else: a mistyped, unknown or revoked key, or not an API key). */
+          'Api-Key-Status'?: 'none' | 'valid' | 'unrecognized';
           [name: string]: unknown;
         };
         content: {
@@ -723,8 +725,11 @@ export interface operations {
             name: 'firmwatch API';
             /** @enum {string} */
             version: 'v1';
-            /** @description The environment of the valid API key sent with the request (`sandbox` for `svc_test_`, `live` for `svc_live_`), or `none` when no valid key was sent. */
-            environment: string;
+            /**
+             * @description The environment of the valid API key sent with the request (`sandbox` for `svc_test_`, `live` for `svc_live_`); `none` when no key was sent; `unrecognized_key` when the Authorization header holds no valid key (mistyped, unknown, revoked, or not an API key). Discovery still answers 200: check this field (or the `Api-Key-Status` header) to test a key.
+             * @enum {unknown}
+             */
+            environment: 'sandbox' | 'live' | 'none' | 'unrecognized_key';
             /**
              * Format: uri
              * @description The human-readable API reference.
@@ -805,9 +810,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The API, its version and where its reference lives. */
+      /** @description The API, its version and where its reference lives; 200 whatever credentials were sent. */
       200: {
         headers: {
+          /** @description What the Authorization header held: `none` (no header), `valid` (a key this service accepts; `environment` names its environment) or `unrecognized` (anything else: a mistyped, unknown or revoked key, or not an API key). */
+          'Api-Key-Status'?: 'none' | 'valid' | 'unrecognized';
           [name: string]: unknown;
         };
         content: {
@@ -819,8 +826,11 @@ export interface operations {
             name: 'firmwatch API';
             /** @enum {string} */
             version: 'v1';
-            /** @description The environment of the valid API key sent with the request (`sandbox` for `svc_test_`, `live` for `svc_live_`), or `none` when no valid key was sent. */
-            environment: string;
+            /**
+             * @description The environment of the valid API key sent with the request (`sandbox` for `svc_test_`, `live` for `svc_live_`); `none` when no key was sent; `unrecognized_key` when the Authorization header holds no valid key (mistyped, unknown, revoked, or not an API key). Discovery still answers 200: check this field (or the `Api-Key-Status` header) to test a key.
+             * @enum {unknown}
+             */
+            environment: 'sandbox' | 'live' | 'none' | 'unrecognized_key';
             /**
              * Format: uri
              * @description The human-readable API reference.

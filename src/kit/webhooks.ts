@@ -58,8 +58,11 @@ export interface VerifyWebhookOptions {
   /** The request body exactly as received; a string must be the body's UTF-8 decoding. */
   rawBody: string | Buffer | Uint8Array;
   toleranceSeconds?: number;
-  /** The receiver's clock (default: now). */
-  now?: Date;
+  /**
+   * The receiver's clock for the tolerance check: a `Date`, or a number of Unix seconds (as
+   * `Service-Timestamp` is). Default: the current time.
+   */
+  now?: Date | number;
 }
 
 export interface VerifiedWebhook {
@@ -198,6 +201,25 @@ function bodyText(body: string | Uint8Array): string {
     : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }
 
+// Unix seconds reach 10^11 in the year 5138; a number that large is `Date.now()` milliseconds,
+// which would otherwise refuse every delivery as "outside the tolerance" without saying why.
+const MAX_UNIX_SECONDS = 1e11;
+
+/** `now` as whole Unix seconds; a clock that cannot be read is a programming mistake. */
+function unixSeconds(now: unknown): number {
+  if (now instanceof Date && Number.isFinite(now.getTime()))
+    return Math.floor(now.getTime() / 1000);
+  if (typeof now === 'number' && Number.isFinite(now) && now >= 0) {
+    if (now >= MAX_UNIX_SECONDS) {
+      throw new TypeError(
+        `now must be a Date or Unix seconds; ${now} looks like milliseconds (Date.now()): pass new Date() or Math.floor(Date.now() / 1000)`,
+      );
+    }
+    return Math.floor(now);
+  }
+  throw new TypeError('now must be a valid Date or a number of Unix seconds');
+}
+
 function assertSecret(secret: unknown): asserts secret is string {
   if (typeof secret !== 'string' || secret.length === 0) {
     throw new TypeError('secret must be the webhook signing secret (svcwhsec_...)');
@@ -230,7 +252,7 @@ export function verifyWebhook(options: VerifyWebhookOptions): VerifiedWebhook {
   const candidates = v1Digests(signatureValue);
 
   const timestamp = Number(timestampValue);
-  const nowSeconds = Math.floor((options.now ?? new Date()).getTime() / 1000);
+  const nowSeconds = unixSeconds(options.now ?? new Date());
   if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) {
     throw new WebhookTimestampError(
       `${TIMESTAMP_HEADER} ${timestampValue} is more than ${toleranceSeconds} s from now (${nowSeconds})`,

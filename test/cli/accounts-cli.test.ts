@@ -45,8 +45,8 @@ describe.concurrent('firmwatch workspace and key commands', () => {
   let workspaceId: string;
   beforeAll(async () => {
     env = { DATABASE_URL: `sqlite:${join(dir, 'accounts.db')}` };
-    // Also migrates the fresh file, so the concurrent commands below find it ready.
-    created = await runCli(['workspace', 'create', '--name', 'Acme AP', '--json'], env);
+    // Also creates and migrates the fresh file, so the concurrent commands below find it ready.
+    created = await runCli(['workspace', 'create', '--name', 'Acme AP', '--create', '--json'], env);
     workspaceId = JSON.parse(created.stdout).id;
   });
 
@@ -311,7 +311,7 @@ describe.concurrent('the starter workspace of serve', () => {
 
   it('workspace list shows every workspace with its active keys, so a lost banner is not a dead end', async () => {
     const env = { DATABASE_URL: `sqlite:${join(dir, 'list.db')}` };
-    expect(jsonOutput(await runCli(['workspace', 'list', '--json'], env))).toEqual({
+    expect(jsonOutput(await runCli(['workspace', 'list', '--create', '--json'], env))).toEqual({
       object: 'list',
       data: [],
     });

@@ -1,13 +1,28 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCli } from '../../src/cli/program.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { runCli, startServeProcess, stopServeProcess } from '../helpers/cli.js';
 import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js';
 import { readJson } from '../helpers/http.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 let dir: string;
 beforeAll(() => {
@@ -22,6 +37,15 @@ describe('firmwatch CLI', () => {
     expect(result.stdout).toContain('Usage: firmwatch');
     if (args.length > 0) expect(result.stdout).toContain('--json');
     else expect(result.stdout).toMatch(/serve[\s\S]*migrate/);
+  });
+
+  it('--version (and -V) prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    for (const flag of ['--version', '-V']) {
+      const result = await runCli([flag]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`${version}\n`);
+    }
   });
 
   it('migrate --json prints one JSON object and is idempotent', async () => {
@@ -63,6 +87,153 @@ describe('firmwatch CLI', () => {
           database: scratch.url,
           applied: Object.keys(migrations),
         });
+      } finally {
+        await scratch.drop();
+      }
+    });
+  }
+});
+
+/**
+ * A copy of this package (its source and package.json; node_modules linked), so that the default
+ * database it resolves is inside the copy and never the developer's own data/firmwatch.db.
+ */
+function copyOfPackage(): string {
+  const copy = join(dir, 'package-copy');
+  cpSync(join(ROOT, 'src'), join(copy, 'src'), { recursive: true });
+  for (const file of ['package.json', 'tsconfig.json']) cpSync(join(ROOT, file), join(copy, file));
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  mkdirSync(join(copy, 'docs'));
+  return copy;
+}
+
+// Each test starts several CLI processes one after another: give them room on a busy machine.
+describe('where the CLI finds its database', { timeout: 240_000 }, () => {
+  it("without DATABASE_URL, the package root's data/firmwatch.db, whatever the current directory", async () => {
+    const packageRoot = copyOfPackage();
+    const elsewhere = mkdtempSync(join(dir, 'elsewhere-'));
+    const database = join(packageRoot, 'data', 'firmwatch.db');
+    // From a subfolder: migrate creates the default database in the package, not under docs/.
+    const migrated = await runCli(
+      ['migrate', '--json'],
+      {},
+      { cwd: join(packageRoot, 'docs'), packageRoot },
+    );
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(JSON.parse(migrated.stdout)).toMatchObject({ dialect: 'sqlite', database });
+    expect(existsSync(database)).toBe(true);
+    expect(existsSync(join(packageRoot, 'docs', 'data'))).toBe(false);
+    // From outside the package, a command finds that same database (it refuses a missing one).
+    const listed = await runCli(
+      ['workspace', 'list', '--json'],
+      {},
+      { cwd: elsewhere, packageRoot },
+    );
+    expect(listed.code, listed.stdout).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual({ object: 'list', data: [] });
+    expect(readdirSync(elsewhere)).toEqual([]);
+    // A relative path the user sets keeps meaning relative to the current directory.
+    const relative = await runCli(
+      ['migrate', '--json'],
+      { DATABASE_URL: 'sqlite:./own.db' },
+      { cwd: elsewhere, packageRoot },
+    );
+    expect(JSON.parse(relative.stdout)).toMatchObject({ database: join(elsewhere, 'own.db') });
+  });
+
+  const MISSING_WORKSPACE = ['--workspace', 'ws_00000000000000000000000000'];
+  // One command of each group (each is a process: about a second of CPU); the next test shows
+  // that every command on a database has --create, which they all get with withDatabase.
+  const DATABASE_COMMANDS = [
+    ['workspace', 'list'],
+    ['key', 'create', ...MISSING_WORKSPACE, '--environment', 'sandbox'],
+    ['credits', 'balance', ...MISSING_WORKSPACE],
+    ['events', 'redeliver', '--event', 'evt_00000000000000000000000000'],
+    ['user', 'create', '--email', 'ada@example.com', ...MISSING_WORKSPACE],
+  ];
+
+  it('every command but serve, worker, mcp and migrate offers --create', () => {
+    const leaves = (command: Command, path: string[]): Array<[string, Command]> =>
+      command.commands.length === 0
+        ? [[path.join(' '), command]]
+        : command.commands.flatMap((sub) => leaves(sub, [...path, sub.name()]));
+    const commands = leaves(buildCli(false), []);
+    const withCreate = commands
+      .filter(([, command]) => command.options.some((option) => option.long === '--create'))
+      .map(([name]) => name);
+    expect(commands.map(([name]) => name).filter((name) => !withCreate.includes(name))).toEqual([
+      'serve',
+      'worker',
+      'mcp',
+      'migrate',
+    ]);
+    expect(withCreate).toEqual(
+      expect.arrayContaining(['workspace list', 'key create', 'user create']),
+    );
+  });
+
+  it('a command on a database refuses one that does not exist, naming it, and creates nothing', async () => {
+    const missing = join(dir, 'not-here', 'firmwatch.db');
+    const env = { DATABASE_URL: `sqlite:${missing}` };
+    const [human, ...results] = await Promise.all([
+      runCli(['workspace', 'list'], env),
+      ...DATABASE_COMMANDS.map((command) => runCli([...command, '--json'], env)),
+    ]);
+    results.forEach((result, i) => {
+      const command = (DATABASE_COMMANDS[i] as string[]).join(' ');
+      expect(result.code, command).toBe(1);
+      expect(JSON.parse(result.stdout), command).toEqual({
+        error: { code: 'database_not_found', message: expect.stringContaining(missing) },
+      });
+    });
+    expect(human?.code).toBe(1);
+    expect(human?.stdout).toBe('');
+    expect(human?.stderr.trim().split('\n')).toHaveLength(1);
+    expect(human?.stderr).toContain(missing);
+    expect(human?.stderr).toContain('--create');
+    expect(existsSync(join(dir, 'not-here'))).toBe(false);
+  });
+
+  it('--create creates and migrates a missing database', async () => {
+    const created = join(dir, 'created', 'firmwatch.db');
+    const env = { DATABASE_URL: `sqlite:${created}` };
+    const result = await runCli(['workspace', 'list', '--create', '--json'], env);
+    expect(result.code, result.stdout).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ object: 'list', data: [] });
+    expect(existsSync(created)).toBe(true);
+    // Now it exists, no --create is needed.
+    expect((await runCli(['workspace', 'list', '--json'], env)).code).toBe(0);
+    const help = await runCli(['workspace', 'list', '--help']);
+    expect(help.stdout).toContain('--create');
+  });
+
+  if (DIALECTS.includes('postgres')) {
+    it("on PostgreSQL, a database without firmwatch's tables is refused unless --create", async () => {
+      const scratch = await createScratchPostgresDatabase();
+      try {
+        const env = { DATABASE_URL: scratch.url };
+        const refused = await runCli(['workspace', 'list', '--json'], env);
+        expect(refused.code).toBe(1);
+        expect(JSON.parse(refused.stdout)).toEqual({
+          error: { code: 'database_not_found', message: expect.stringContaining(scratch.url) },
+        });
+        const client = new pg.Client({ connectionString: scratch.url });
+        await client.connect();
+        try {
+          const { rows } = await client.query(
+            "select count(*)::int as n from information_schema.tables where table_schema = 'public'",
+          );
+          expect(rows[0].n).toBe(0);
+        } finally {
+          await client.end();
+        }
+        const created = await runCli(
+          ['workspace', 'create', '--name', 'A', '--create', '--json'],
+          env,
+        );
+        expect(created.code, created.stdout).toBe(0);
+        const listed = await runCli(['workspace', 'list', '--json'], env);
+        expect(JSON.parse(listed.stdout).data).toHaveLength(1);
       } finally {
         await scratch.drop();
       }

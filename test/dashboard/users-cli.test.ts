@@ -39,8 +39,9 @@ describe.concurrent('firmwatch user create, and the starter sign-in of serve', (
   it('creates an account with a password printed once, then adds it to another workspace', async () => {
     const env = { DATABASE_URL: `sqlite:${join(dir, 'users.db')}`, PORT: '9999' };
     const ws = async (name: string) =>
-      JSON.parse((await runCli(['workspace', 'create', '--name', name, '--json'], env)).stdout)
-        .id as string;
+      JSON.parse(
+        (await runCli(['workspace', 'create', '--name', name, '--create', '--json'], env)).stdout,
+      ).id as string;
     const first = await ws('Acme');
     const second = await ws('Beta');
 
@@ -108,7 +109,7 @@ describe.concurrent('firmwatch user create, and the starter sign-in of serve', (
   it('never demotes the last owner of a workspace, like the members page', async () => {
     const env = { DATABASE_URL: `sqlite:${join(dir, 'owners.db')}` };
     const ws = JSON.parse(
-      (await runCli(['workspace', 'create', '--name', 'Solo', '--json'], env)).stdout,
+      (await runCli(['workspace', 'create', '--name', 'Solo', '--create', '--json'], env)).stdout,
     ).id as string;
     const user = (email: string, role: string, json = true) =>
       runCli(
@@ -159,7 +160,7 @@ describe.concurrent('firmwatch user create, and the starter sign-in of serve', (
   it('reissues a one-time password: printed once, to be changed, and every session ends', async () => {
     const env = { DATABASE_URL: `sqlite:${join(dir, 'reset.db')}`, PORT: '9999' };
     const ws = JSON.parse(
-      (await runCli(['workspace', 'create', '--name', 'Lost', '--json'], env)).stdout,
+      (await runCli(['workspace', 'create', '--name', 'Lost', '--create', '--json'], env)).stdout,
     ).id as string;
     const created = JSON.parse(
       (

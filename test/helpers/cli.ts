@@ -1,10 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+// By absolute URL, so that a CLI run from a folder outside the package still finds the loader.
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 /** The environment a CLI under test sees: this process's, less anything that configures it. */
 function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -20,9 +24,21 @@ export interface CliResult {
   stderr: string;
 }
 
+export interface CliLocation {
+  /** The current directory of the CLI (default: the package root). */
+  cwd?: string;
+  /** The package whose `src/cli/main.ts` runs (default: this one), such as a copy of it. */
+  packageRoot?: string;
+}
+
 /** Runs the real `firmwatch` CLI (from source) to completion. */
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: cliEnv(env) });
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  { cwd = ROOT, packageRoot = ROOT }: CliLocation = {},
+): Promise<CliResult> {
+  const command = ['--import', TSX_LOADER, join(packageRoot, 'src/cli/main.ts'), ...args];
+  const child = spawn(process.execPath, command, { cwd, env: cliEnv(env) });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {

@@ -296,7 +296,10 @@ describe.each(DIALECTS)('limits across server processes [%s]', (dialect) => {
       dropDatabase = scratch.drop;
     }
     const env = { DATABASE_URL: databaseUrl };
-    const workspace = await runCli(['workspace', 'create', '--name', 'x', '--json'], env);
+    const workspace = await runCli(
+      ['workspace', 'create', '--name', 'x', '--create', '--json'],
+      env,
+    );
     expect(workspace.code, workspace.stdout).toBe(0);
     const { id } = JSON.parse(workspace.stdout) as { id: string };
     const created = await runCli(

@@ -69,7 +69,8 @@ describe('a fresh clone', () => {
     try {
       const started = JSON.parse(first);
       expect(started).toMatchObject({ status: 'listening', dialect: 'sqlite' });
-      expect(started.database).toBe('./data/firmwatch.db');
+      // The package's own data/ folder, whichever directory npm start was run from.
+      expect(started.database).toBe(join(clone, 'data', 'firmwatch.db'));
       const discovery = await fetch(`${started.url}/`, {
         headers: { authorization: `Bearer ${started.starter.key}` },
       });

@@ -201,6 +201,43 @@ describe('firmwatch/webhooks: what is signed is accepted', () => {
   });
 });
 
+describe('firmwatch/webhooks: the receiver clock', () => {
+  it('takes now as a Date or as a number of Unix seconds, with the same result', () => {
+    const headers = signed();
+    const verifyAt = (now: Date | number) =>
+      verifyWebhook({ secret: SECRET, headers, rawBody: BODY, now });
+    for (const offset of [-DEFAULT_TOLERANCE_SECONDS, 0, DEFAULT_TOLERANCE_SECONDS]) {
+      const asDate = verifyAt(new Date((SIGNED_AT_SECONDS + offset) * 1000));
+      expect(verifyAt(SIGNED_AT_SECONDS + offset)).toEqual(asDate);
+      expect(asDate.timestamp).toBe(SIGNED_AT_SECONDS);
+    }
+    // Fractional seconds count as the second they fall in, as a Date's milliseconds do.
+    expect(verifyAt(SIGNED_AT_SECONDS + DEFAULT_TOLERANCE_SECONDS + 0.9).eventId).toBe(ENVELOPE.id);
+    for (const offset of [-(DEFAULT_TOLERANCE_SECONDS + 1), DEFAULT_TOLERANCE_SECONDS + 1]) {
+      expectRefused(
+        () => verifyAt(SIGNED_AT_SECONDS + offset),
+        WebhookTimestampError,
+        'timestamp_outside_tolerance',
+      );
+    }
+  });
+
+  it('throws a TypeError for a clock it cannot read, naming milliseconds when it gets them', () => {
+    const headers = signed();
+    const verifyAt = (now: unknown) => () =>
+      verifyWebhook({ secret: SECRET, headers, rawBody: BODY, now: now as number });
+    expect(verifyAt(SIGNED_AT.getTime())).toThrow(/milliseconds/);
+    expect(verifyAt(SIGNED_AT.getTime())).toThrow(TypeError);
+    for (const now of [Number.NaN, Number.POSITIVE_INFINITY, -1, '1789374612', new Date('x')]) {
+      expect(verifyAt(now), String(now)).toThrow(TypeError);
+    }
+  });
+
+  it('is documented as a Date or Unix seconds', () => {
+    expect(DOC).toMatch(/`now`[^\n]*`Date`[^\n]*Unix seconds/);
+  });
+});
+
 describe('firmwatch/webhooks: what is not genuine or not fresh is refused', () => {
   const verify =
     (headers: Record<string, string>, rawBody: string | Buffer = BODY, now = SIGNED_AT) =>

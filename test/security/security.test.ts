@@ -212,7 +212,7 @@ describe('credentials on public routes and unknown paths', () => {
     expect(JSON.stringify(t.logs)).not.toContain(secret);
   });
 
-  it('two Authorization headers on a public route select neither key', async () => {
+  it('two Authorization headers on a public route select neither key, and say so', async () => {
     const sandbox = await t.createKey();
     const live = await t.createKey({ environment: 'live' });
     // The control: one header is read.
@@ -229,7 +229,7 @@ describe('credentials on public routes and unknown paths', () => {
         authorization: pair.map((key) => `Bearer ${key}`),
       });
       expect(response.status).toBe(200);
-      expect((await readJson(response)).environment).toBe('none');
+      expect((await readJson(response)).environment).toBe('unrecognized_key');
     }
   });
 });

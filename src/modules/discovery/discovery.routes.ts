@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { KEY_STATUSES } from '../../http/auth.js';
 import { problemResponses } from '../../http/responses.js';
-import { DiscoverySchema } from './discovery.schemas.js';
+import { API_KEY_STATUS_HEADER, DiscoverySchema } from './discovery.schemas.js';
 import { describeApi, type PublicUrls } from './discovery.service.js';
 
 export const DISCOVERY_METHODS = 'GET, HEAD, OPTIONS';
@@ -19,14 +20,27 @@ export const discoveryRoutes: FastifyPluginAsync<{ urls: PublicUrls }> = async (
         security: [],
         response: {
           200: {
-            description: 'The API, its version and where its reference lives.',
+            description:
+              'The API, its version and where its reference lives; 200 whatever credentials were sent.',
+            headers: {
+              [API_KEY_STATUS_HEADER]: {
+                type: 'string',
+                enum: KEY_STATUSES,
+                description:
+                  'What the Authorization header held: `none` (no header), `valid` (a key this service accepts; `environment` names its environment) or `unrecognized` (anything else: a mistyped, unknown or revoked key, or not an API key).',
+              },
+            },
             content: { 'application/json': { schema: DiscoverySchema } },
           },
           ...problemResponses(405, 429),
         },
       },
     },
-    async (request) => describeApi(urls, request.principal),
+    async (request, reply) => {
+      // Set by the GET handler, which HEAD runs too, so both carry it.
+      reply.header(API_KEY_STATUS_HEADER, request.keyStatus);
+      return describeApi(urls, request.principal, request.keyStatus);
+    },
   );
 
   app.options(

@@ -1,3 +1,4 @@
+import type { KeyStatus } from '../../http/auth.js';
 import type { Principal } from '../accounts/key-verifier.js';
 import { API_NAME, type Discovery } from './discovery.schemas.js';
 
@@ -24,13 +25,19 @@ export function publicUrls(base: () => string): PublicUrls {
 
 /**
  * Discovery is public: it never fails on credentials, but a caller who sends a valid key learns
- * which environment that key works in, a quick way to check a key.
+ * which environment that key works in, and one who sends anything else learns that it was not
+ * recognised (a mistyped key must not look like no key, or like a working one).
  */
-export function describeApi(urls: PublicUrls, principal: Principal | undefined): Discovery {
+export function describeApi(
+  urls: PublicUrls,
+  principal: Principal | undefined,
+  keyStatus: KeyStatus,
+): Discovery {
   return {
     name: API_NAME,
     version: 'v1',
-    environment: principal?.environment ?? 'none',
+    environment:
+      principal?.environment ?? (keyStatus === 'unrecognized' ? 'unrecognized_key' : 'none'),
     documentation: urls.documentation(),
     openapi: urls.openapi(),
   };
