@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -167,12 +167,20 @@ export async function startServer(
   }
 }
 
-/** Requests whose bodies are still arriving, so that shutdown can drop them. */
+/**
+ * Requests whose bodies are still arriving, so that shutdown can drop them. A request leaves the
+ * set when its body has ended or its connection closed, not when its response is sent: a request
+ * answered before its body is read (a 401 from the key check) keeps its connection busy while Node
+ * reads and discards the rest, and a client trickling that body held server.close() open until the
+ * shutdown timeout (issue 23).
+ */
 function trackRequestBodies(server: Server): { dropIncomplete(): void } {
   const open = new Set<IncomingMessage>();
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  server.on('request', (request: IncomingMessage) => {
     open.add(request);
-    response.once('close', () => open.delete(request));
+    const forget = () => open.delete(request);
+    request.once('end', forget);
+    request.socket.once('close', forget);
   });
   return {
     dropIncomplete() {
