@@ -169,7 +169,7 @@ export async function startServer(
 
 /**
  * Requests whose bodies are still arriving, so that shutdown can drop them. A request leaves the
- * set when its body has ended or its connection closed, not when its response is sent: a request
+ * set when its body has been read or its connection closed, not when its response is sent: a request
  * answered before its body is read (a 401 from the key check) keeps its connection busy while Node
  * reads and discards the rest, and a client trickling that body held server.close() open until the
  * shutdown timeout (issue 23).
@@ -178,9 +178,8 @@ function trackRequestBodies(server: Server): { dropIncomplete(): void } {
   const open = new Set<IncomingMessage>();
   server.on('request', (request: IncomingMessage) => {
     open.add(request);
-    const forget = () => open.delete(request);
-    request.once('end', forget);
-    request.socket.once('close', forget);
+    // A request closes once its body has been read (or its connection has gone).
+    request.once('close', () => open.delete(request));
   });
   return {
     dropIncomplete() {
