@@ -127,15 +127,18 @@ describe('shutdown', () => {
       'POST /v1/checks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{',
       SLOW_BODY,
     ];
-    const trickling = await Promise.all(heads.map(() => open(server.started.url)));
     let closedBeforeSignal = 0;
     let signalled = false;
-    trickling.forEach((connection, index) => {
-      connection.socket.write(heads[index]);
-      void connection.closed.then(() => {
-        if (!signalled) closedBeforeSignal++;
-      });
-    });
+    const trickling = await Promise.all(
+      heads.map(async (head) => {
+        const connection = await open(server.started.url);
+        connection.socket.write(head);
+        void connection.closed.then(() => {
+          if (!signalled) closedBeforeSignal++;
+        });
+        return connection;
+      }),
+    );
     const trickle = setInterval(() => {
       for (const { socket } of trickling) if (socket.writable) socket.write(' ');
     }, 50);
