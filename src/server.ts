@@ -65,6 +65,7 @@ export async function startServer(
     checkpointInBackground: {
       onError: (error) => logger.warn({ err: error }, 'background WAL checkpoints stopped'),
     },
+    onConnectionError: (error) => logger.warn({ err: error }, 'database connection closed'),
   });
   const rateLimitStore = config.redisUrl
     ? connectRedisBuckets(config.redisUrl, logger)
@@ -121,7 +122,10 @@ export async function startServer(
     const stopIdempotencyPurge = scheduleIdempotencyPurge(database.db, clock, app.log);
     const stopSnapshotRetention = scheduleSnapshotRetention(database.db, clock, app.log);
     const background = config.workerInServe
-      ? startBackgroundWork(database, domain, app.log, { webhookNetwork: options.webhookNetwork })
+      ? startBackgroundWork(database, domain, app.log, {
+          webhookNetwork: options.webhookNetwork,
+          monitorLeaseMs: config.monitorLeaseMs,
+        })
       : undefined;
 
     return {
