@@ -174,6 +174,8 @@ describe.skipIf(!DIALECTS.includes('postgres'))('two worker processes on Postgre
       };
       try {
         await database.db.transaction().execute(async (trx) => {
+          // Held on purpose for as long as the test takes, not a stopped process's transaction.
+          await sql`set local idle_in_transaction_session_timeout = 0`.execute(trx);
           const locked = await trx
             .selectFrom('monitors')
             .select('lease_owner')
@@ -258,12 +260,13 @@ async function sessionsOf(database: DatabaseHandle, names: string[]) {
 
 // A lease, and PostgreSQL timeouts under it, short enough for a test; docs/monitoring.md gives
 // the production values and why they are ordered so.
-const LEASE_MS = 10_000;
+// The lock timeout is long enough for the test to stop a worker while both wait for its lock.
+const LEASE_MS = 12_000;
 const SHORT_TIMEOUTS = {
   MONITOR_LEASE_MS: String(LEASE_MS),
   PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: '1000',
-  PG_LOCK_TIMEOUT_MS: '3000',
-  PG_STATEMENT_TIMEOUT_MS: '4000',
+  PG_LOCK_TIMEOUT_MS: '8000',
+  PG_STATEMENT_TIMEOUT_MS: '8000',
 };
 
 describe.skipIf(!DIALECTS.includes('postgres'))('a worker frozen mid-recheck on PostgreSQL', () => {
@@ -284,6 +287,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('a worker frozen mid-recheck on 
         // VM would be) right there. When the test lets go, the frozen worker's statements go on
         // without it: one of its transactions takes the usage-totals row and holds it.
         await database.db.transaction().execute(async (trx) => {
+          await sql`set local idle_in_transaction_session_timeout = 0`.execute(trx);
           await sql`lock table usage_totals in share mode`.execute(trx);
           await makeAllDue(database);
           await until(
