@@ -14,6 +14,26 @@ export const DEFAULT_SNAPSHOTS_PER_DAY = 10_000;
 /** Live monitors a workspace may have per environment, unless configured. */
 export const DEFAULT_MONITOR_SLOTS = 1000;
 
+/** How long a worker holds the monitors it claims, unless configured. */
+export const DEFAULT_MONITOR_LEASE_MS = 60_000;
+
+/**
+ * Per-connection PostgreSQL timeouts (docs/monitoring.md). A process that stops mid-transaction
+ * (a paused VM, a network cut) holds its locks until PostgreSQL ends the transaction; these bound
+ * that, below the monitor lease, so other workers wait seconds rather than until it resumes.
+ */
+export interface PostgresTimeouts {
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+}
+
+export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
+  statementTimeoutMs: 30_000,
+  lockTimeoutMs: 5_000,
+  idleInTransactionTimeoutMs: 10_000,
+};
+
 /**
  * Every environment variable the service reads, with its default and meaning as the README's
  * configuration table shows them (`npm run docs:readme` generates that table from this list).
@@ -104,6 +124,30 @@ export const CONFIG_VARIABLES = [
       '`serve` also runs the background worker (monitor rechecks and webhook deliveries); `false` on API-only nodes that leave it to `npx firmwatch worker`',
   },
   {
+    name: 'MONITOR_LEASE_MS',
+    default: String(DEFAULT_MONITOR_LEASE_MS),
+    meaning:
+      'How long a worker holds the monitors it claims; a monitor whose worker died or froze is taken over after it. On PostgreSQL it must exceed `PG_STATEMENT_TIMEOUT_MS` + `PG_IDLE_IN_TRANSACTION_TIMEOUT_MS` (docs/monitoring.md)',
+  },
+  {
+    name: 'PG_STATEMENT_TIMEOUT_MS',
+    default: String(DEFAULT_POSTGRES_TIMEOUTS.statementTimeoutMs),
+    meaning:
+      'PostgreSQL only: a statement running longer is cancelled (`statement_timeout` of every connection)',
+  },
+  {
+    name: 'PG_LOCK_TIMEOUT_MS',
+    default: String(DEFAULT_POSTGRES_TIMEOUTS.lockTimeoutMs),
+    meaning:
+      'PostgreSQL only: a statement waiting longer for a lock is cancelled (`lock_timeout`; at most `PG_STATEMENT_TIMEOUT_MS`). A recheck cancelled so is retried at the next tick',
+  },
+  {
+    name: 'PG_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+    default: String(DEFAULT_POSTGRES_TIMEOUTS.idleInTransactionTimeoutMs),
+    meaning:
+      'PostgreSQL only: a session idle this long inside a transaction (a process paused or cut off mid-transaction) is closed and its transaction rolled back, releasing its locks (`idle_in_transaction_session_timeout`)',
+  },
+  {
     name: 'RATE_LIMIT_KEY_BURST',
     default: '50',
     meaning: 'Requests an API key may send at once (token bucket capacity)',
@@ -167,7 +211,7 @@ const LOG_LEVELS: readonly LogLevel[] = [
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; url: string; path: string; synchronous?: SqliteSynchronous }
-  | { dialect: 'postgres'; url: string };
+  | { dialect: 'postgres'; url: string; timeouts?: PostgresTimeouts };
 
 export interface Config {
   port: number;
@@ -189,6 +233,8 @@ export interface Config {
   monitorSlots: number;
   /** Whether `serve` also runs the background worker. */
   workerInServe: boolean;
+  /** How long a worker holds the monitors it claims. */
+  monitorLeaseMs: number;
   /** Redis for rate limits shared by every node; null keeps them in this process's memory. */
   redisUrl: string | null;
   rateLimits: {
@@ -327,8 +373,21 @@ export function loadConfig(env: Env = process.env): Config {
   if (synchronous !== 'full' && synchronous !== 'normal') {
     throw new ConfigError('SQLITE_SYNCHRONOUS', `must be full or normal, got "${synchronous}"`);
   }
+  const monitorLeaseMs = readInteger(
+    env,
+    'MONITOR_LEASE_MS',
+    DEFAULT_MONITOR_LEASE_MS,
+    1000,
+    3_600_000,
+  );
+  // Read (and checked) on SQLite too, so a typo shows before the move to PostgreSQL.
+  const timeouts = readPostgresTimeouts(env, parsed.dialect === 'postgres' ? monitorLeaseMs : null);
   const database: DatabaseConfig =
-    parsed.dialect === 'sqlite' && synchronous !== 'normal' ? { ...parsed, synchronous } : parsed;
+    parsed.dialect === 'postgres'
+      ? { ...parsed, timeouts }
+      : synchronous !== 'normal'
+        ? { ...parsed, synchronous }
+        : parsed;
   // Without PUBLIC_BASE_URL the base is derived from the address the server really listens on,
   // so PORT=0 (an ephemeral port) still yields URIs that resolve.
   const rawPublicBaseUrl = read(env, 'PUBLIC_BASE_URL');
@@ -407,10 +466,52 @@ export function loadConfig(env: Env = process.env): Config {
     snapshotsPerDay,
     monitorSlots,
     workerInServe,
+    monitorLeaseMs,
     redisUrl,
     rateLimits,
     liveSources: readLiveSources(env),
   };
+}
+
+/**
+ * A worker stopped mid-transaction holds its locks for at most its last statement plus the idle
+ * time PostgreSQL allows inside a transaction; that must end before its lease does, or the workers
+ * waiting on those locks (every recheck writes the workspace's usage totals) wait past the lease.
+ */
+function readPostgresTimeouts(env: Env, monitorLeaseMs: number | null): PostgresTimeouts {
+  const defaults = DEFAULT_POSTGRES_TIMEOUTS;
+  const statementTimeoutMs = readInteger(
+    env,
+    'PG_STATEMENT_TIMEOUT_MS',
+    defaults.statementTimeoutMs,
+    100,
+    3_600_000,
+  );
+  const idleInTransactionTimeoutMs = readInteger(
+    env,
+    'PG_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+    defaults.idleInTransactionTimeoutMs,
+    100,
+    3_600_000,
+  );
+  // A lock wait is part of its statement: a longer lock timeout would never fire.
+  const lockTimeoutMs = readInteger(
+    env,
+    'PG_LOCK_TIMEOUT_MS',
+    Math.min(defaults.lockTimeoutMs, statementTimeoutMs),
+    100,
+    statementTimeoutMs,
+  );
+  if (
+    monitorLeaseMs !== null &&
+    statementTimeoutMs + idleInTransactionTimeoutMs >= monitorLeaseMs
+  ) {
+    throw new ConfigError(
+      'MONITOR_LEASE_MS',
+      `must be longer than PG_STATEMENT_TIMEOUT_MS + PG_IDLE_IN_TRANSACTION_TIMEOUT_MS (${statementTimeoutMs} + ${idleInTransactionTimeoutMs} ms), the longest a stopped worker can hold a lock; got ${monitorLeaseMs}`,
+    );
+  }
+  return { statementTimeoutMs, lockTimeoutMs, idleInTransactionTimeoutMs };
 }
 
 function readLiveSources(env: Env): LiveSourcesConfig {

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -65,6 +65,7 @@ export async function startServer(
     checkpointInBackground: {
       onError: (error) => logger.warn({ err: error }, 'background WAL checkpoints stopped'),
     },
+    onConnectionError: (error) => logger.warn({ err: error }, 'database connection closed'),
   });
   const rateLimitStore = config.redisUrl
     ? connectRedisBuckets(config.redisUrl, logger)
@@ -121,7 +122,10 @@ export async function startServer(
     const stopIdempotencyPurge = scheduleIdempotencyPurge(database.db, clock, app.log);
     const stopSnapshotRetention = scheduleSnapshotRetention(database.db, clock, app.log);
     const background = config.workerInServe
-      ? startBackgroundWork(database, domain, app.log, { webhookNetwork: options.webhookNetwork })
+      ? startBackgroundWork(database, domain, app.log, {
+          webhookNetwork: options.webhookNetwork,
+          monitorLeaseMs: config.monitorLeaseMs,
+        })
       : undefined;
 
     return {
@@ -167,12 +171,19 @@ export async function startServer(
   }
 }
 
-/** Requests whose bodies are still arriving, so that shutdown can drop them. */
+/**
+ * Requests whose bodies are still arriving, so that shutdown can drop them. A request leaves the
+ * set when its body has been read or its connection closed, not when its response is sent: a request
+ * answered before its body is read (a 401 from the key check) keeps its connection busy while Node
+ * reads and discards the rest, and a client trickling that body held server.close() open until the
+ * shutdown timeout (issue 23).
+ */
 function trackRequestBodies(server: Server): { dropIncomplete(): void } {
   const open = new Set<IncomingMessage>();
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  server.on('request', (request: IncomingMessage) => {
     open.add(request);
-    response.once('close', () => open.delete(request));
+    // A request closes once its body has been read (or its connection has gone).
+    request.once('close', () => open.delete(request));
   });
   return {
     dropIncomplete() {

@@ -33,6 +33,8 @@ export interface BackgroundWorkOptions {
    * give their resolver and test CA here.
    */
   webhookNetwork?: WebhookNetwork;
+  /** How long the scheduler holds the monitors it claims (MONITOR_LEASE_MS). */
+  monitorLeaseMs?: number;
 }
 
 /**
@@ -48,6 +50,7 @@ export function startBackgroundWork(
   const owner = workerName();
   const scheduler = createMonitorScheduler(database, deps, {
     owner,
+    leaseMs: options.monitorLeaseMs,
     log: log as FastifyBaseLogger,
   });
   const sender = createWebhookSender({ network: options.webhookNetwork });
@@ -87,6 +90,7 @@ export async function startWorker(
     checkpointInBackground: {
       onError: (error) => log.warn({ err: error }, 'background WAL checkpoints stopped'),
     },
+    onConnectionError: (error) => log.warn({ err: error }, 'database connection closed'),
   });
   // Rechecks ask the live registers, inside the same budgets as the API nodes.
   const buckets = config.redisUrl
@@ -108,7 +112,10 @@ export async function startWorker(
       snapshotsPerDay: config.snapshotsPerDay,
       monitorSlots: config.monitorSlots,
     });
-    const work = startBackgroundWork(database, deps, log, options);
+    const work = startBackgroundWork(database, deps, log, {
+      ...options,
+      monitorLeaseMs: config.monitorLeaseMs,
+    });
     log.info({ dialect: database.dialect }, 'worker started');
     return {
       log,

@@ -32,6 +32,7 @@ describe('configuration', () => {
       snapshotsPerDay: 10_000,
       monitorSlots: 1000,
       workerInServe: true,
+      monitorLeaseMs: 60_000,
       redisUrl: null,
       rateLimits: {
         perKey: { capacity: 50, refillPerSecond: 25 },
@@ -87,6 +88,11 @@ describe('configuration', () => {
     expect(config.database).toEqual({
       dialect: 'postgres',
       url: 'postgres://firmwatch@db.internal:5432/firmwatch',
+      timeouts: {
+        statementTimeoutMs: 30_000,
+        lockTimeoutMs: 5000,
+        idleInTransactionTimeoutMs: 10_000,
+      },
     });
     expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/d' }).database.dialect).toBe('postgres');
   });
@@ -133,6 +139,42 @@ describe('configuration', () => {
     expect((error as ConfigError).variable).toBe(variable);
     expect((error as ConfigError).message.startsWith(`${variable}: `)).toBe(true);
     expect((error as ConfigError).message).not.toContain('\n');
+  });
+
+  it('keeps the PostgreSQL timeouts under the monitor lease, and the lock timeout under the statement timeout', () => {
+    const postgres = { DATABASE_URL: 'postgres://u@h/d' };
+    expect(
+      loadConfig({
+        ...postgres,
+        MONITOR_LEASE_MS: '10000',
+        PG_STATEMENT_TIMEOUT_MS: '4000',
+        PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: '1000',
+      }),
+    ).toMatchObject({
+      monitorLeaseMs: 10_000,
+      database: {
+        timeouts: {
+          statementTimeoutMs: 4000,
+          lockTimeoutMs: 4000,
+          idleInTransactionTimeoutMs: 1000,
+        },
+      },
+    });
+    // 30 s + 10 s by default: the lease must outlast them.
+    expect(() => loadConfig({ ...postgres, MONITOR_LEASE_MS: '40000' })).toThrow(
+      /^MONITOR_LEASE_MS: must be longer than PG_STATEMENT_TIMEOUT_MS \+ PG_IDLE_IN_TRANSACTION_TIMEOUT_MS \(30000 \+ 10000 ms\)/,
+    );
+    expect(() => loadConfig({ ...postgres, PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: '30000' })).toThrow(
+      /^MONITOR_LEASE_MS: must be longer/,
+    );
+    expect(() => loadConfig({ ...postgres, PG_LOCK_TIMEOUT_MS: '31000' })).toThrow(
+      /^PG_LOCK_TIMEOUT_MS: must be an integer from 100 to 30000/,
+    );
+    expect(() => loadConfig({ ...postgres, PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: '0' })).toThrow(
+      /^PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: must be an integer from 100/,
+    );
+    // SQLite has no such sessions: a short lease is its own business there.
+    expect(loadConfig({ MONITOR_LEASE_MS: '5000' }).monitorLeaseMs).toBe(5000);
   });
 
   it('keeps the headers timeout within the request timeout', () => {

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import type { DatabaseConfig } from '../config.js';
+import { type DatabaseConfig, DEFAULT_POSTGRES_TIMEOUTS } from '../config.js';
 import { groupCommit, type Transact, transactionPerWork } from './group-commit.js';
 import type { Database } from './schema.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
@@ -30,6 +30,11 @@ export interface DatabaseOptions {
    * server does; short-lived CLI commands and tests need not).
    */
   checkpointInBackground?: { onError(error: Error): void };
+  /**
+   * PostgreSQL only: a connection that failed outside a query (PostgreSQL closed it: a timeout, a
+   * restart). The next query on it fails and the pool replaces it; this only reports it.
+   */
+  onConnectionError?(error: Error): void;
 }
 
 /**
@@ -111,12 +116,22 @@ export function createDatabase(
       },
     };
   }
+  const timeouts = config.timeouts ?? DEFAULT_POSTGRES_TIMEOUTS;
   const pool = new pg.Pool({
     connectionString: config.url,
     max: options.maxConnections ?? 10,
     types: pgTypes,
     options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
+    // Sent when each connection starts, so they hold for every statement of the session.
+    statement_timeout: timeouts.statementTimeoutMs,
+    lock_timeout: timeouts.lockTimeoutMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
   });
+  // Without a listener, an 'error' event is thrown: a process that resumes after PostgreSQL closed
+  // its idle-in-transaction session would crash instead of failing that one unit of work.
+  const onConnectionError = (error: Error) => options.onConnectionError?.(error);
+  pool.on('error', onConnectionError);
+  pool.on('connect', (client) => client.on('error', onConnectionError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { gaveWayToAnotherTransaction } from '../db/dialect.js';
 import type { IdGenerator } from '../lib/ids.js';
 import { redactKeys } from '../lib/redact.js';
 import { trackAllowedMethods } from './allowed-methods.js';
@@ -56,6 +57,13 @@ function toHttpProblem(error: FastifyError, request: FastifyRequest): HttpProble
       return new HttpProblem('payload_too_large', {
         detail: `The request body exceeds the limit of ${BODY_LIMIT_BYTES} bytes.`,
       });
+  }
+  // PostgreSQL gave up waiting for a lock (PG_LOCK_TIMEOUT_MS) or on a statement: the unit of
+  // work rolled back, nothing was written, and the same request can succeed a moment later.
+  if (gaveWayToAnotherTransaction(error)) {
+    return new HttpProblem('service_unavailable', {
+      detail: 'The database was busy with other work; nothing was changed. Retry the request.',
+    });
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return new HttpProblem('bad_request', { detail: truncate(error.message) });

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/database.js';
+import { gaveWayToAnotherTransaction } from '../db/dialect.js';
 import type { MonitorRow } from '../db/schema.js';
 import { HttpProblem } from '../http/problems.js';
 import { toTimestamp } from '../lib/clock.js';
@@ -134,6 +135,13 @@ export function createMonitorScheduler(
       } catch (error) {
         result.skipped += 1;
         if (error instanceof LeaseLostError) options.log?.info({ monitor_id: id }, error.message);
+        else if (gaveWayToAnotherTransaction(error)) {
+          // A lock held too long (a stopped worker's transaction, until PostgreSQL ends it): the
+          // claim is given back so the next tick tries again, rather than after the whole lease.
+          options.log?.warn({ err: error, monitor_id: id }, 'monitor recheck gave way to a lock');
+          // If this fails too, the lease runs out as below.
+          await releaseMonitorLease(db, id, lease.owner).catch(() => undefined);
+        }
         // The lease runs out and a later tick tries again.
         else options.log?.error({ err: error, monitor_id: id }, 'monitor recheck failed');
       }

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServeProcess, stopServeProcess } from '../helpers/cli.js';
 
 // Slow clients and shutdown, against the real server process: the timeouts and the connection cap
@@ -115,6 +115,49 @@ describe('shutdown', () => {
     expect(took).toBeLessThan(5000);
     await slow.closed;
     expect(server.stderr()).toContain('shut down cleanly');
+  });
+
+  it('SIGTERM while clients trickle request bodies exits 0, also when the request was already answered', async () => {
+    const server = await startServeProcess(
+      env({ SHUTDOWN_DRAIN_MS: '300', SHUTDOWN_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '60000' }),
+    );
+    // Without a key the request is answered 401 before its body is read, and Node keeps reading
+    // (and discarding) the body on the connection; the other one is still waiting for its body.
+    const heads = [
+      'POST /v1/checks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{',
+      SLOW_BODY,
+    ];
+    let closedBeforeSignal = 0;
+    let signalled = false;
+    const trickling = await Promise.all(
+      heads.map(async (head) => {
+        const connection = await open(server.started.url);
+        connection.socket.write(head);
+        void connection.closed.then(() => {
+          if (!signalled) closedBeforeSignal++;
+        });
+        return connection;
+      }),
+    );
+    const trickle = setInterval(() => {
+      for (const { socket } of trickling) if (socket.writable) socket.write(' ');
+    }, 50);
+    try {
+      await vi.waitFor(() => expect(trickling[0]?.received()).toMatch(/^HTTP\/1\.1 401 /), {
+        timeout: 10_000,
+      });
+      signalled = true;
+      server.child.kill('SIGTERM');
+      // Exit 1 is what the shutdown timeout does; exit 0 means the trickling connections were
+      // closed by the shutdown itself.
+      expect(await server.exit).toBe(0);
+      // Both were still trickling when the signal came; the shutdown closed them.
+      expect(closedBeforeSignal).toBe(0);
+      await Promise.all(trickling.map((connection) => connection.closed));
+      expect(server.stderr()).toContain('shut down cleanly');
+    } finally {
+      clearInterval(trickle);
+    }
   });
 
   it('a request on a kept-alive connection during shutdown gets a 503 problem with Connection: close', async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { parseDatabaseUrl } from '../../src/config.js';
+import { type PostgresTimeouts, parseDatabaseUrl } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle, type Dialect } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
@@ -41,7 +41,14 @@ async function adminQuery(statement: string): Promise<void> {
  */
 export async function createTestDatabase(
   dialect: Dialect,
-  { migrate = true }: { migrate?: boolean } = {},
+  {
+    migrate = true,
+    timeouts,
+  }: {
+    migrate?: boolean;
+    /** PostgreSQL only: the session timeouts (default: the service's defaults). */
+    timeouts?: PostgresTimeouts;
+  } = {},
 ): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'firmwatch-test-'));
@@ -61,7 +68,10 @@ export async function createTestDatabase(
   const url = adminUrl();
   const schema = `test_${randomBytes(6).toString('hex')}`;
   await adminQuery(`create schema ${schema}`);
-  const handle = createDatabase(parseDatabaseUrl(url), { searchPath: schema, maxConnections: 5 });
+  const handle = createDatabase(
+    { dialect: 'postgres', url, timeouts },
+    { searchPath: schema, maxConnections: 5 },
+  );
   if (migrate) await migrateToLatest(handle);
   return {
     ...handle,

@@ -1,8 +1,11 @@
+import { sql } from 'kysely';
 import Type from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../src/http/problem-handling.js';
 import { HttpProblem } from '../../src/http/problems.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { createTestDatabase, DIALECTS } from '../helpers/databases.js';
+import { post as postJson, uniqueIdempotencyKey } from '../helpers/http.js';
 import { expectProblem } from '../helpers/problems.js';
 
 // A route shaped like the contract's request bodies, so every layer a real endpoint uses is
@@ -293,5 +296,42 @@ describe('body schemas', () => {
         },
       }),
     ).rejects.toThrow(/POST \/v1\/lax: .*additionalProperties.*\/properties\/nested/);
+  });
+});
+
+describe.runIf(DIALECTS.includes('postgres'))('a lock held too long [postgres]', () => {
+  let locked: TestApp;
+  beforeAll(async () => {
+    // Connections that give up on a lock after 200 ms (PG_LOCK_TIMEOUT_MS), as in production
+    // after 5 s.
+    const database = await createTestDatabase('postgres', {
+      timeouts: { statementTimeoutMs: 2000, lockTimeoutMs: 200, idleInTransactionTimeoutMs: 2000 },
+    });
+    locked = await startTestApp({ dialect: 'postgres', database });
+  });
+  afterAll(async () => {
+    await locked.close();
+    await locked.database.cleanup();
+  });
+
+  it('is a retryable 503 that changes nothing; the same request succeeds once the lock is gone', async () => {
+    const { key } = await locked.createKey();
+    const check = { identifier_type: 'vat_number', identifier: 'GB999000005', country_code: 'GB' };
+    const idempotencyKey = uniqueIdempotencyKey();
+    // Usage totals held by another transaction (a stopped process's, until PostgreSQL ends it):
+    // the check's unit of work waits for them at its usage write, and gives up.
+    const refused = await locked.database.db.transaction().execute(async (trx) => {
+      await sql`lock table usage_totals in share mode`.execute(trx);
+      return postJson(locked.baseUrl, '/checks', check, key, idempotencyKey);
+    });
+    const problem = await expectProblem(refused, 503, 'service_unavailable');
+    expect(problem.retryable).toBe(true);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    const checks = await locked.database.db.selectFrom('checks').select('id').execute();
+    expect(checks).toEqual([]);
+
+    const retried = await postJson(locked.baseUrl, '/checks', check, key, idempotencyKey);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotency-replayed')).toBe('false');
   });
 });

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../../src/db/database.js';
 import { domainDeps } from '../../src/domain.js';
 import { createMonitorScheduler } from '../../src/jobs/monitor-scheduler.js';
 import { toTimestamp } from '../../src/lib/clock.js';
@@ -160,6 +162,55 @@ describe.each(DIALECTS)('monitor scheduler [%s]', (dialect) => {
     expect(await scheduler('worker-b').tick()).toMatchObject({ claimed: 1, rechecked: 1 });
     expect(await checksOf(m.id)).toBe(1);
   });
+
+  it.skipIf(dialect !== 'postgres')(
+    'a recheck that waits longer than the lock timeout gives its claim back for the next tick',
+    async () => {
+      await idleEveryMonitor();
+      const key = await t.createKey();
+      const m = await monitor(MATCHED, key.key);
+      t.clock.advance(DAY + 3600_000);
+      // A worker of its own, whose connections give up on a lock after 200 ms.
+      const impatient = createDatabase(
+        {
+          dialect: 'postgres',
+          url: t.database.url,
+          timeouts: {
+            statementTimeoutMs: 2000,
+            lockTimeoutMs: 200,
+            idleInTransactionTimeoutMs: 1000,
+          },
+        },
+        { searchPath: t.database.schema, maxConnections: 2 },
+      );
+      try {
+        const sandbox = sandboxSource();
+        const worker = createMonitorScheduler(
+          impatient,
+          domainDeps({ clock: t.clock, newId: t.newId, sources: { sandbox, live: sandbox } }),
+          { owner: 'worker-a' },
+        );
+        // The usage totals are held (as a stopped process's transaction would hold them) while it
+        // rechecks: the recheck's usage write waits, gives up, and its claim is given back.
+        const first = await t.database.db.transaction().execute(async (trx) => {
+          await sql`lock table usage_totals in share mode`.execute(trx);
+          return worker.tick();
+        });
+        expect(first).toEqual({ claimed: 1, rechecked: 0, unpaid: 0, skipped: 1 });
+        const lease = await t.database.db
+          .selectFrom('monitors')
+          .select(['lease_owner', 'recheck_count'])
+          .where('id', '=', m.id)
+          .executeTakeFirstOrThrow();
+        expect(lease).toEqual({ lease_owner: null, recheck_count: 0 });
+        // Within the lease it would have held: the next tick rechecks it.
+        expect(await worker.tick()).toEqual({ claimed: 1, rechecked: 1, unpaid: 0, skipped: 0 });
+        expect(await checksOf(m.id)).toBe(1);
+      } finally {
+        await impatient.destroy();
+      }
+    },
+  );
 
   it('a recheck whose lease was taken over meanwhile writes nothing', async () => {
     await idleEveryMonitor();

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle, type Dialect } from '../../src/db/database.js';
@@ -173,6 +174,8 @@ describe.skipIf(!DIALECTS.includes('postgres'))('two worker processes on Postgre
       };
       try {
         await database.db.transaction().execute(async (trx) => {
+          // Held on purpose for as long as the test takes, not a stopped process's transaction.
+          await sql`set local idle_in_transaction_session_timeout = 0`.execute(trx);
           const locked = await trx
             .selectFrom('monitors')
             .select('lease_owner')
@@ -232,6 +235,126 @@ describe.skipIf(!DIALECTS.includes('postgres'))('two worker processes on Postgre
       await scratch.drop();
     }
   }, 90_000);
+});
+
+/** Each worker's sessions (PGAPPNAME names them) that are in a transaction, and what they do. */
+async function sessionsOf(database: DatabaseHandle, names: string[]) {
+  const result = await sql<{
+    application_name: string;
+    state: string;
+    wait_event_type: string | null;
+    holds_usage_totals: boolean;
+  }>`
+    select a.application_name, a.state, a.wait_event_type,
+      exists (
+        select 1 from pg_locks l
+        where l.pid = a.pid and l.granted and l.relation = 'usage_totals'::regclass
+          and l.mode = 'RowExclusiveLock'
+      ) as holds_usage_totals
+    from pg_stat_activity a
+    where a.application_name in (${sql.join(names)}) and a.xact_start is not null`.execute(
+    database.db,
+  );
+  return result.rows;
+}
+
+// A lease, and PostgreSQL timeouts under it, short enough for a test; docs/monitoring.md gives
+// the production values and why they are ordered so.
+// The lock timeout is long enough for the test to stop a worker while both wait for its lock.
+const LEASE_MS = 12_000;
+const SHORT_TIMEOUTS = {
+  MONITOR_LEASE_MS: String(LEASE_MS),
+  PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: '1000',
+  PG_LOCK_TIMEOUT_MS: '8000',
+  PG_STATEMENT_TIMEOUT_MS: '8000',
+};
+
+describe.skipIf(!DIALECTS.includes('postgres'))('a worker frozen mid-recheck on PostgreSQL', () => {
+  it('does not hold the other worker past a lease, and counts nothing twice when it resumes', async () => {
+    const scratch = await createScratchPostgresDatabase();
+    const database = createDatabase(parseDatabaseUrl(scratch.url));
+    try {
+      // More monitors than one claim takes (100), so that both workers hold some.
+      const ids = await createMonitors(scratch.url, database, 'GB999000005', 150);
+      const env = { DATABASE_URL: scratch.url, LOG_LEVEL: 'info', ...SHORT_TIMEOUTS };
+      const [frozen, other] = await Promise.all([
+        startServeProcess({ ...env, PGAPPNAME: 'frozen-worker' }, WORKER),
+        startServeProcess({ ...env, PGAPPNAME: 'other-worker' }, WORKER),
+      ]);
+      try {
+        // The test holds usage_totals while the monitors fall due, so both workers' rechecks stop
+        // inside their transactions, at the usage write; one worker is stopped (SIGSTOP, as a paused
+        // VM would be) right there. When the test lets go, the frozen worker's statements go on
+        // without it: one of its transactions takes the usage-totals row and holds it.
+        await database.db.transaction().execute(async (trx) => {
+          await sql`set local idle_in_transaction_session_timeout = 0`.execute(trx);
+          await sql`lock table usage_totals in share mode`.execute(trx);
+          await makeAllDue(database);
+          await until(
+            async () => {
+              const waiting = (await sessionsOf(database, ['frozen-worker', 'other-worker']))
+                .filter((session) => session.wait_event_type === 'Lock')
+                .map((session) => session.application_name);
+              return waiting.includes('frozen-worker') && waiting.includes('other-worker');
+            },
+            20_000,
+            'both workers to wait for usage_totals inside a recheck',
+            10,
+          );
+          frozen.child.kill('SIGSTOP');
+        });
+        await until(
+          async () =>
+            (await sessionsOf(database, ['frozen-worker'])).some(
+              (session) => session.state === 'idle in transaction' && session.holds_usage_totals,
+            ),
+          5000,
+          'the frozen worker to hold the usage-totals row in an open transaction',
+          10,
+        );
+        // The other worker rechecks every monitor while the frozen one is still stopped: its own
+        // at once, the frozen one's when their lease runs out (plus a tick).
+        await until(
+          async () => (await recheckCounts(database)).every((count) => count === 1),
+          LEASE_MS + 5000,
+          'the other worker to recheck every monitor',
+          50,
+        );
+        expect(frozen.child.exitCode).toBe(null);
+        // The frozen worker's transactions were ended by PostgreSQL, not by the worker.
+        expect(await sessionsOf(database, ['frozen-worker'])).toEqual([]);
+      } catch (error) {
+        for (const worker of [frozen, other]) worker.child.kill('SIGKILL');
+        throw error;
+      } finally {
+        frozen.child.kill('SIGCONT');
+      }
+      // Back to life, it finds its connections closed and its claims taken over; given a few
+      // ticks, it commits nothing.
+      await sleep(3000);
+      for (const worker of [frozen, other]) expect(await stopServeProcess(worker)).toBe(0);
+
+      expect(await recheckCounts(database)).toEqual(ids.map(() => 1));
+      const checks = await monitoringCheckIds(database);
+      const latest = await database.db.selectFrom('monitors').select('latest_check_id').execute();
+      expect(checks).toHaveLength(ids.length);
+      expect(new Set(latest.map((row) => row.latest_check_id))).toEqual(new Set(checks));
+      expect(await scheduledUsage(database)).toEqual({
+        total: ids.length,
+        events: ids.length,
+        sources: ['monitoring'],
+      });
+      const leased = await database.db
+        .selectFrom('monitors')
+        .select('id')
+        .where('lease_owner', 'is not', null)
+        .execute();
+      expect(leased).toEqual([]);
+    } finally {
+      await database.destroy();
+      await scratch.drop();
+    }
+  }, 120_000);
 });
 
 /**
