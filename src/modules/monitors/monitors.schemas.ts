@@ -52,16 +52,19 @@ const RegistryMatchStatusSchema = Type.Enum([
 export const MonitorCadenceSchema = Type.Enum([...MONITOR_CADENCES]);
 export const WatchedFieldSchema = Type.Enum([...WATCHED_FIELDS]);
 
-const WatchedFields = Type.Array(WatchedFieldSchema, {
-  minItems: 1,
-  maxItems: 6,
-  uniqueItems: true,
-  description: 'The company-record fields whose changes count; default all six.',
-});
+const WATCHED_FIELDS_BOUNDS = { minItems: 1, maxItems: 6, uniqueItems: true } as const;
+const WatchedFields = Type.Array(WatchedFieldSchema, WATCHED_FIELDS_BOUNDS);
+/** A request's watched fields or cadence; `byDefault` says what creation assumes without it. */
+const WatchedFieldsInput = (byDefault = '') =>
+  Type.Array(WatchedFieldSchema, {
+    ...WATCHED_FIELDS_BOUNDS,
+    description: `The company-record fields whose changes count${byDefault}.`,
+  });
 
-const CadenceInput = Type.Enum([...MONITOR_CADENCES], {
-  description: 'How often the company is rechecked; default daily.',
-});
+const CadenceInput = (byDefault = '') =>
+  Type.Enum([...MONITOR_CADENCES], {
+    description: `How often the company is rechecked${byDefault}.`,
+  });
 
 const WebhookUrl = Type.String({
   minLength: 12,
@@ -197,8 +200,8 @@ export const MonitorCreateBody = Type.Object(
     identifier: IdentifierInput,
     country_code: CountryCodeInput,
     company_name: Type.Optional(CompanyNameInput),
-    cadence: Type.Optional(CadenceInput),
-    watched_fields: Type.Optional(WatchedFields),
+    cadence: Type.Optional(CadenceInput('; default daily')),
+    watched_fields: Type.Optional(WatchedFieldsInput('; default all six')),
     webhook_url: Type.Optional(WebhookUrl),
     client_reference: Type.Optional(ClientReferenceInput),
     metadata: Type.Optional(Metadata),
@@ -222,8 +225,8 @@ export const MonitorUpdateBody = Type.Object(
     status: Type.Optional(
       Type.Enum(['active', 'paused'], { description: 'paused stops rechecks; active resumes.' }),
     ),
-    cadence: Type.Optional(CadenceInput),
-    watched_fields: Type.Optional(WatchedFields),
+    cadence: Type.Optional(CadenceInput()),
+    watched_fields: Type.Optional(WatchedFieldsInput()),
     webhook_url: Type.Optional(
       Type.Union([WebhookUrl, Type.Null()], {
         description: 'Where signed events go: a public https:// URL; null stops delivery.',
