@@ -36,6 +36,14 @@ export const KEY_STATUSES: readonly KeyStatus[] = ['none', 'valid', 'unrecognize
 
 const REALM = 'Bearer realm="firmwatch"';
 
+/** The 403 of a key or token without the scope an operation needs: RFC 6750's challenge names it. */
+export function insufficientScope(scope: Scope, principal: Principal): HttpProblem {
+  return new HttpProblem('insufficient_scope', {
+    detail: `This operation needs the scope ${scope}; the key has ${principal.scopes.join(', ')}.`,
+    headers: { 'www-authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"` },
+  });
+}
+
 /** Whether an operation authenticates its caller (a scoped operation, or the MCP endpoint). */
 export function needsKey(config: { scope?: Scope; anyScope?: boolean }): boolean {
   return config.scope !== undefined || config.anyScope === true;
@@ -176,14 +184,7 @@ export function registerAuth(
     if (!needsKey(request.routeOptions.config)) return; // no route matched: 404/405 answer
     const principal =
       request.dispatchedPrincipal ?? (await authenticate(request, verifier, accessTokens));
-    if (scope && !principal.scopes.includes(scope)) {
-      throw new HttpProblem('insufficient_scope', {
-        detail: `This operation needs the scope ${scope}; the key has ${principal.scopes.join(', ')}.`,
-        headers: {
-          'www-authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"`,
-        },
-      });
-    }
+    if (scope && !principal.scopes.includes(scope)) throw insufficientScope(scope, principal);
     request.principal = principal;
     request.keyStatus = 'valid';
   });

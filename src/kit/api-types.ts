@@ -1120,12 +1120,18 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @enum {unknown} */
+          /**
+           * @description vat_number (VAT number), tax_identifier (US employer number, EIN) or registration_number (company register number).
+           * @enum {unknown}
+           */
           identifier_type: 'vat_number' | 'tax_identifier' | 'registration_number';
+          /** @description The number as written; it is normalized before checking. */
           identifier: string;
           /** @description Two letters, either case. */
           country_code: string;
+          /** @description The name you expect; a mismatch with the registered name is only a warning. */
           company_name?: string;
+          /** @description Your own reference, returned as given. */
           client_reference?: string;
           /** @description Up to 20 string values of at most 500 characters under keys of 1 to 40 characters, returned as given. */
           metadata?: {
@@ -1346,10 +1352,15 @@ export interface operations {
         'application/json': {
           /** @description Two letters, either case. */
           country_code: string;
+          /** @description Company name, or part of it. */
           name?: string;
+          /** @description Company registration number. */
           registration_number?: string;
+          /** @description VAT number (not in the US). */
           vat_number?: string;
+          /** @description US employer number, EIN (US only). */
           tax_identifier?: string;
+          /** @description Cities or states that narrow the search. */
           city_or_state?: string[];
         };
       };
@@ -1728,14 +1739,23 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @enum {unknown} */
+          /**
+           * @description vat_number (VAT number), tax_identifier (US employer number, EIN) or registration_number (company register number).
+           * @enum {unknown}
+           */
           identifier_type: 'vat_number' | 'tax_identifier' | 'registration_number';
+          /** @description The number as written; it is normalized before checking. */
           identifier: string;
           /** @description Two letters, either case. */
           country_code: string;
+          /** @description The name you expect; a mismatch with the registered name is only a warning. */
           company_name?: string;
-          /** @enum {unknown} */
+          /**
+           * @description How often the company is rechecked; default daily.
+           * @enum {unknown}
+           */
           cadence?: 'daily' | 'weekly' | 'monthly';
+          /** @description The company-record fields whose changes count; default all six. */
           watched_fields?: (
             | 'registry_match_status'
             | 'company_legal_status'
@@ -1746,9 +1766,10 @@ export interface operations {
           )[];
           /**
            * Format: uri
-           * @description A public HTTPS endpoint named by a fully qualified host name (international names in their xn-- form): no credentials, IP literals in any form, localhost, single-label names, names under local, test, internal, invalid, example, home.arpa or onion, port 0, or #fragment. Any port from 1 to 65535 and a query string are allowed.
+           * @description A public HTTPS endpoint on a fully qualified host name (international names in xn-- form): no credentials, IP address in any form, localhost, single-label name, name under local, test, internal, invalid, example, home.arpa or onion, port 0 or #fragment.
            */
           webhook_url?: string;
+          /** @description Your own reference, returned as given. */
           client_reference?: string;
           /** @description Up to 20 string values of at most 500 characters under keys of 1 to 40 characters, returned as given. */
           metadata?: {
@@ -2071,10 +2092,17 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @enum {unknown} */
+          /**
+           * @description paused stops rechecks; active resumes.
+           * @enum {unknown}
+           */
           status?: 'active' | 'paused';
-          /** @enum {unknown} */
+          /**
+           * @description How often the company is rechecked.
+           * @enum {unknown}
+           */
           cadence?: 'daily' | 'weekly' | 'monthly';
+          /** @description The company-record fields whose changes count. */
           watched_fields?: (
             | 'registry_match_status'
             | 'company_legal_status'
@@ -2083,6 +2111,7 @@ export interface operations {
             | 'vat_numbers'
             | 'registered_address'
           )[];
+          /** @description Where signed events go: a public https:// URL; null stops delivery. */
           webhook_url?: string | null;
         };
       };

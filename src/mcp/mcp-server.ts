@@ -12,6 +12,7 @@ import type { ApiRequest, ApiResponse } from '../http/dispatch.js';
 import { HttpProblem, type Problem } from '../http/problems.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
 import type { ToolDefinition } from './tool-definitions.js';
+import { inToolTerms, type ToolProblem } from './tool-problems.js';
 
 /** Runs API operations as the caller of a tool (in-process, for the request that made the call). */
 export interface Operations {
@@ -37,19 +38,31 @@ export function toolListing(definition: ToolDefinition): Tool {
     description: spec.description,
     inputSchema: definition.inputSchema as Tool['inputSchema'],
     outputSchema: definition.outputSchema as Tool['outputSchema'],
+    // Only the hints that differ from MCP's defaults (not read-only, destructive, not idempotent,
+    // open world: live registers are the open world, and the sandbox runs the same tools). The
+    // title is the tool's own `title`, which MCP reads first.
     annotations: {
-      title: spec.title,
-      readOnlyHint: spec.readOnly,
-      ...(spec.readOnly ? {} : { destructiveHint: spec.destructive ?? false }),
-      idempotentHint: spec.readOnly || spec.idempotent === true,
-      // Live registers are the open world; the sandbox is a closed one, but the tool is the same.
-      openWorldHint: true,
+      ...(spec.readOnly ? { readOnlyHint: true } : {}),
+      ...(spec.readOnly || spec.destructive ? {} : { destructiveHint: false }),
+      ...(spec.readOnly || spec.idempotent ? { idempotentHint: true } : {}),
     },
   };
 }
 
-/** What a tool error tells an agent of the Problem behind it. */
-export type ToolProblem = Pick<Problem, 'code' | 'detail' | 'retryable' | 'status'>;
+/** A tool's hints as a client reads them: an absent hint has MCP's default. */
+export function hintsOf(tool: Pick<Tool, 'annotations'>) {
+  const hints = tool.annotations ?? {};
+  const readOnly = hints.readOnlyHint ?? false;
+  return {
+    readOnly,
+    // Meaningful only for a tool that writes.
+    destructive: !readOnly && (hints.destructiveHint ?? true),
+    idempotent: hints.idempotentHint ?? false,
+    openWorld: hints.openWorldHint ?? true,
+  };
+}
+
+export type { ToolProblem };
 
 /** A Problem as an MCP tool error: a line to read, the Problem as JSON, and in `_meta`. */
 export function toolError(problem: ToolProblem): CallToolResult {
@@ -122,7 +135,7 @@ export async function callTool(
       ),
     );
   }
-  if (response.status >= 300) return toolError(response.body as ToolProblem);
+  if (response.status >= 300) return toolError(inToolTerms(response.body as ToolProblem));
   const result = response.body as Record<string, unknown>;
   return {
     content: [

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { insufficientScope, requirePrincipal } from '../http/auth.js';
 import type { DispatchHeaders } from '../http/channel.js';
 import { dispatch } from '../http/dispatch.js';
 import { buildProblem, HttpProblem } from '../http/problems.js';
@@ -21,11 +22,37 @@ export const mcpRoutes: FastifyPluginAsync<{
   definitions: () => ToolDefinition[];
   dispatchHeaders: DispatchHeaders;
 }> = async (app, { urls, definitions, dispatchHeaders }) => {
-  let tools: { definitions: ToolDefinition[]; listing: ReturnType<typeof toolListing>[] };
+  let tools: {
+    definitions: ToolDefinition[];
+    byName: Map<string, ToolDefinition>;
+    listing: ReturnType<typeof toolListing>[];
+    /** The scopes the tools need, as the 401 challenge names them for a client to ask for. */
+    scopes: string;
+  };
   app.addHook('onReady', async () => {
     const all = definitions();
-    tools = { definitions: all, listing: all.map(toolListing) };
+    const needed = new Set(all.map((definition) => definition.scope));
+    tools = {
+      definitions: all,
+      byName: new Map(all.map((definition) => [definition.spec.name, definition])),
+      listing: all.map(toolListing),
+      scopes: ALL_SCOPES.filter((scope) => needed.has(scope)).join(' '),
+    };
   });
+
+  /**
+   * A tool call the credential has no scope for is refused here, at the HTTP level, as the MCP
+   * authorization specification's scope challenge: 403 with `error="insufficient_scope"` and the
+   * scope the tool's operation needs, so a client can ask the user for it and retry (step-up).
+   * The operation would refuse it too, but inside a JSON-RPC result no client can act on it.
+   */
+  function refuseMissingScope(request: FastifyRequest): void {
+    const message = request.body as { method?: unknown; params?: { name?: unknown } } | null;
+    if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string') return;
+    const scope = tools.byName.get(message.params.name)?.scope;
+    const principal = requirePrincipal(request);
+    if (scope && !principal.scopes.includes(scope)) throw insufficientScope(scope, principal);
+  }
 
   /** The operations a tool call of this request runs: with its key, from its address. */
   function operationsOf(request: FastifyRequest): Operations {
@@ -42,17 +69,19 @@ export const mcpRoutes: FastifyPluginAsync<{
     };
   }
 
-  // MCP clients find how to authorize from the 401 (RFC 9728 section 5.1).
+  // MCP clients find how to authorize from the 401 (RFC 9728 section 5.1), and which scopes to
+  // ask for from its `scope` (RFC 6750 section 3); a 403 scope challenge already names its scope.
   async function pointToResourceMetadata(
     _request: FastifyRequest,
     reply: FastifyReply,
     payload: unknown,
   ) {
     const challenge = reply.getHeader('www-authenticate');
-    if (reply.statusCode === 401 && typeof challenge === 'string') {
+    if ((reply.statusCode === 401 || reply.statusCode === 403) && typeof challenge === 'string') {
+      const scope = reply.statusCode === 401 ? `, scope="${tools.scopes}"` : '';
       reply.header(
         'www-authenticate',
-        `${challenge}, resource_metadata="${urls.mcpResourceMetadata()}"`,
+        `${challenge}${scope}, resource_metadata="${urls.mcpResourceMetadata()}"`,
       );
     }
     return payload;
@@ -72,6 +101,7 @@ export const mcpRoutes: FastifyPluginAsync<{
             'Send one JSON-RPC message per request: batches are not part of MCP since protocol version 2025-06-18.',
         });
       }
+      refuseMissingScope(request);
       const transport = new JsonExchangeTransport();
       const server = createMcpServer(tools.definitions, tools.listing, operationsOf(request));
       await server.connect(transport);

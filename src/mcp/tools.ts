@@ -24,10 +24,9 @@ export interface ToolSpec {
 }
 
 const FOUR_FINDINGS =
-  'The result has four separate findings (format_status, registry_match_status, tax_authority_status, company_legal_status); read each on its own and never merge them into one verdict. No tax authority is ever called: a matched company or a valid format does not establish an active VAT registration.';
+  'Four separate findings (format_status, registry_match_status, tax_authority_status, company_legal_status): report each; never merge them into one verdict. No tax authority is ever called, so no finding establishes an active VAT registration.';
 const BILLED = 'Billing: costs one credit with a live key (svc_live_); free in the sandbox.';
-const PAGED =
-  'Pages of up to `limit` (1 to 100, default 20); pass `pagination.next_cursor` as `cursor` for the next page.';
+const PAGED = 'Paged: pass `pagination.next_cursor` as `cursor` for the next page.';
 
 function findings(check: Json): string {
   const identifier = check.identifier as Json;
@@ -65,7 +64,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'check_identifier',
     title: 'Check a company identifier',
     operationId: 'createCheck',
-    description: `Checks one business identifier and stores the check. Use identifier_type vat_number for a VAT number (for example GB123456789), tax_identifier for a US employer number (EIN), registration_number for a company registration number; country_code is the issuing country. An invalid format or a number no company is registered under is still a successful check, not an error. ${FOUR_FINDINGS} ${BILLED}`,
+    description: `Checks one company identifier (VAT number, US EIN or company registration number, issued in country_code) and stores the check. An invalid format, or a number no company is registered under, is a successful check, not an error. ${FOUR_FINDINGS} ${BILLED}`,
     readOnly: false,
     summarize: findings,
   },
@@ -73,7 +72,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'get_check',
     title: 'Get a check',
     operationId: 'getCheck',
-    description: `Gets a stored check (chk_ id) exactly as it was created. ${FOUR_FINDINGS} Free.`,
+    description: `Gets a stored check (chk_ id) as it was created. ${FOUR_FINDINGS} Free.`,
     readOnly: true,
     summarize: findings,
   },
@@ -89,7 +88,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'search_companies',
     title: 'Search companies',
     operationId: 'searchCompanies',
-    description: `Searches a country's company register by name, registration_number, vat_number (not in the US) or tax_identifier (US only), optionally narrowed by city_or_state; returns up to 100 candidate companies, each stored with a cmp_ id. ${BILLED}`,
+    description: `Searches a country's company register by name or number, optionally narrowed by city_or_state; returns up to 100 candidate companies, each stored with a cmp_ id. ${BILLED}`,
     readOnly: false,
     summarize: (list) => `${listLine('company', list)} Credits used: ${list.credits_used}.`,
   },
@@ -126,7 +125,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'create_monitor',
     title: 'Start monitoring a company',
     operationId: 'createMonitor',
-    description: `Starts watching a company's record (by identifier) for changes, rechecked daily, weekly or monthly; runs a baseline check first. A webhook_url (public https) gets signed events; its signing secret is returned once, in webhook_signing_secret. Monitoring watches company-record fields only, not VAT registration at a tax authority. Billing: the baseline check costs one credit with a live key, each scheduled recheck one more; free in the sandbox.`,
+    description: `Starts watching a company's record (by identifier) for changes, after a baseline check. A webhook_url gets signed events; its signing secret is returned once, in webhook_signing_secret. Watches company-record fields, not VAT registration. Billing: the baseline and each recheck cost one credit with a live key; free in the sandbox.`,
     readOnly: false,
     summarize: (result) =>
       `${monitorLine(result.monitor as Json)}\nBaseline:\n${findings(result.baseline_check as Json)}${result.webhook_signing_secret ? '\nThe webhook signing secret is in webhook_signing_secret; it is shown only now.' : ''}`,
@@ -184,7 +183,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'list_monitoring_events',
     title: 'List monitoring events',
     operationId: 'listMonitoringEvents',
-    description: `Lists monitoring events (changes detected, status changes, source outages), newest first, optionally of one monitor_id; each says how its webhook delivery went. ${PAGED} Free.`,
+    description: `Lists monitoring events (changes, status changes, source outages) with their webhook delivery, newest first. ${PAGED} Free.`,
     readOnly: true,
     summarize: (list) => listLine('event', list),
   },
@@ -202,7 +201,7 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Get usage',
     operationId: 'getUsage',
     description:
-      "Gets this month's usage of the key's environment: completed operations and billable units, by source channel (api, mcp, dashboard, monitoring) and by operation, and the allowance left. Free.",
+      "Gets this month's operations and billable units in the key's environment, by channel and by operation, and the allowance left. Free.",
     readOnly: true,
     summarize: (usage) => {
       const totals = usage.totals as Json;

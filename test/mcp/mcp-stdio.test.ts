@@ -116,6 +116,19 @@ describe('firmwatch mcp (stdio bridge)', () => {
     expect((result.content[0] as { text: string }).text).toMatch(/^validation_failed \(422\): /);
   });
 
+  it("passes the service's 403 scope challenge on as an insufficient_scope tool error", async () => {
+    const reader = await testApp.createKey({ workspaceId, scopes: ['checks:read'] });
+    const readerClient = await connectStdio(testApp.baseUrl, reader.key);
+    try {
+      const result = await call(readerClient, 'check_identifier', CHECK);
+      expect(result.isError).toBe(true);
+      expect(problemOf(result)).toMatchObject({ code: 'insufficient_scope', retryable: false });
+      expect(problemOf(result)?.detail).toContain('checks:write');
+    } finally {
+      await readerClient.close();
+    }
+  });
+
   it('without FIRMWATCH_API_KEY exits 1, says so on stderr and writes nothing to stdout', async () => {
     const result = await runCli(['mcp'], { FIRMWATCH_URL: testApp.baseUrl });
     expect(result.code).toBe(1);

@@ -2,10 +2,11 @@ import { get as httpGet } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, TextContent, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hintsOf } from '../../src/mcp/mcp-server.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { get, type Json, readJson } from '../helpers/http.js';
+import { get, type Json, readJson, uniqueIdempotencyKey } from '../helpers/http.js';
 import { connectHttp } from '../helpers/mcp.js';
 import { type OpenApiValidator, responseSchema, servedOpenApi } from '../helpers/openapi.js';
 
@@ -73,6 +74,20 @@ async function callError(client: Client, name: string, args: Json): Promise<Json
   expect(problem.code).toMatch(/^[a-z_]+$/);
   expect(JSON.stringify(result)).not.toMatch(STACK_TRACE);
   return problem;
+}
+
+/** Every property of an input schema, however deep (objects, array items, alternatives). */
+function inputProperties(schema: unknown, at = ''): Array<[string, Json]> {
+  if (!schema || typeof schema !== 'object') return [];
+  const node = schema as Json;
+  const found: Array<[string, Json]> = [];
+  for (const [name, property] of Object.entries((node.properties ?? {}) as Record<string, Json>)) {
+    found.push([`${at}/${name}`, property], ...inputProperties(property, `${at}/${name}`));
+  }
+  for (const branch of [node.items, node.additionalProperties, ...(node.anyOf ?? [])]) {
+    found.push(...inputProperties(branch, `${at}/*`));
+  }
+  return found;
 }
 
 describe.each(DIALECTS)('MCP tools over Streamable HTTP, sandbox [%s]', (dialect) => {
@@ -149,14 +164,34 @@ describe.each(DIALECTS)('MCP tools over Streamable HTTP, sandbox [%s]', (dialect
       );
     });
 
+    it("fits an agent's context: under 25,000 bytes, every argument described, no $ref", async () => {
+      const listed = await client.listTools();
+      expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThan(25_000);
+      for (const entry of listed.tools) {
+        // Some agents do not resolve references in an input schema: each one stands alone.
+        expect(JSON.stringify(entry.inputSchema), entry.name).not.toContain('$ref');
+        const properties = inputProperties(entry.inputSchema);
+        for (const [path, property] of properties) {
+          expect(String(property.description ?? '').trim(), `${entry.name} ${path}`).not.toBe('');
+        }
+      }
+      // The walk reaches nested properties too (a body's array of objects, say).
+      expect(inputProperties(tool('check_identifier').inputSchema).map(([path]) => path)).toEqual(
+        expect.arrayContaining(['/identifier', '/metadata', '/idempotency_key']),
+      );
+    });
+
     it('annotates reads as read-only, writes as not, and only archive_monitor as destructive', () => {
       for (const entry of tools) {
         const read = /^(get|list)_/.test(entry.name);
-        expect(entry.annotations?.readOnlyHint, entry.name).toBe(read);
-        expect(entry.annotations?.destructiveHint === true, entry.name).toBe(
-          entry.name === 'archive_monitor',
+        // As a client reads them: an absent hint has MCP's default (a write is destructive).
+        const hints = hintsOf(entry);
+        expect(hints.readOnly, entry.name).toBe(read);
+        expect(hints.destructive, entry.name).toBe(entry.name === 'archive_monitor');
+        expect(hints.idempotent, entry.name).toBe(
+          read || ['update_monitor', 'archive_monitor'].includes(entry.name),
         );
-        if (!read) expect(entry.annotations?.destructiveHint, entry.name).toBeDefined();
+        expect(hints.openWorld, entry.name).toBe(true);
       }
     });
 
@@ -332,6 +367,49 @@ describe.each(DIALECTS)('MCP tools over Streamable HTTP, sandbox [%s]', (dialect
       if (pointer !== undefined) {
         expect(problem.status).toBe(422);
         expect(problem.errors.map((e: Json) => e.pointer)).toContain(pointer);
+      }
+    });
+
+    it("speaks of the tool's arguments, never of HTTP query parameters, bodies or headers", async () => {
+      const HTTP_TERMS = /query param|request body|path param|header|Idempotency-Key|Retry-After/i;
+      const idempotency_key = uniqueIdempotencyKey();
+      await callOk(client, 'check_identifier', { ...MATCHED, idempotency_key });
+      // [tool, arguments, code, the argument the error must name]
+      const refused: Array<[string, Json, string, string]> = [
+        ['list_checks', { limit: 0 }, 'validation_failed', 'limit'],
+        ['list_monitoring_events', { monitor_id: 'mon_x' }, 'validation_failed', 'monitor_id'],
+        ['check_identifier', { ...MATCHED, colour: 'red' }, 'validation_failed', 'colour'],
+        [
+          'search_companies',
+          { country_code: 'GB', nickname: 'x' },
+          'validation_failed',
+          'nickname',
+        ],
+        ['update_monitor', { monitor_id: monitorId, status: 'off' }, 'validation_failed', 'status'],
+        [
+          'check_identifier',
+          { ...MATCHED, idempotency_key: 'short' },
+          'idempotency_key_invalid',
+          'idempotency_key',
+        ],
+        [
+          'check_identifier',
+          { ...MATCHED, identifier: 'GB999000047', idempotency_key },
+          'idempotency_key_reused',
+          'idempotency_key',
+        ],
+      ];
+      for (const [name, args, code, argument] of refused) {
+        const problem = await callError(client, name, args);
+        expect(problem.code, name).toBe(code);
+        expect(`${problem.title} ${problem.detail}`, `${name} ${code}`).not.toMatch(HTTP_TERMS);
+        expect(problem.detail, `${name} ${code}`).toMatch(new RegExp(`\\b${argument}\\b`));
+        if (code !== 'idempotency_key_reused') {
+          expect(
+            problem.errors.map((e: Json) => e.pointer),
+            name,
+          ).toContain(`/${argument}`);
+        }
       }
     });
 

@@ -99,6 +99,59 @@ describe.each(DIALECTS)(
       );
     });
 
+    /** The parameters of a Bearer challenge (RFC 6750 section 3), by name. */
+    function challengeOf(response: Response): Record<string, string> {
+      const header = response.headers.get('www-authenticate') ?? '';
+      expect(header).toMatch(/^Bearer /);
+      return Object.fromEntries(
+        [...header.matchAll(/([a-z_]+)="([^"]*)"/g)].map((m) => [m[1] as string, m[2] as string]),
+      );
+    }
+
+    it('the 401 challenge names the scopes the tools need, for a client to ask for', async () => {
+      for (const bad of [undefined, 'not-a-key', `svc_test_${'c'.repeat(32)}`]) {
+        const challenge = challengeOf(await postMcp(t.baseUrl, LIST, bad));
+        expect(challenge.scope?.split(' ').sort(), String(bad)).toEqual([...ALL_SCOPES].sort());
+        expect(challenge.resource_metadata).toBe(
+          `${origin}/.well-known/oauth-protected-resource/mcp`,
+        );
+      }
+    });
+
+    it('a tool call the key has no scope for is the 403 step-up challenge; nothing runs', async () => {
+      const reader = await t.createKey({ scopes: ['checks:read'] });
+      // Listing and a call within the key's scopes work.
+      const listed = await postMcp(t.baseUrl, LIST, reader.key);
+      expect((await readJson(listed)).result.tools).toHaveLength(16);
+      const allowed = await postMcp(t.baseUrl, callMessage('list_checks', {}), reader.key);
+      expect((await readJson(allowed)).result.isError).toBeFalsy();
+
+      for (const [name, args, scope] of [
+        ['check_identifier', MATCHED, 'checks:write'],
+        ['create_monitor', MATCHED, 'monitors:write'],
+        ['get_usage', {}, 'usage:read'],
+      ] as const) {
+        const refused = await postMcp(t.baseUrl, callMessage(name, args), reader.key);
+        const challenge = challengeOf(refused);
+        const problem = await expectProblem(refused, 403, 'insufficient_scope');
+        expect(challenge, name).toEqual({
+          realm: 'firmwatch',
+          error: 'insufficient_scope',
+          scope,
+          resource_metadata: `${origin}/.well-known/oauth-protected-resource/mcp`,
+        });
+        expect(problem.detail, name).toContain(scope);
+      }
+      expect((await readJson(await get(t.baseUrl, '/checks', reader.key))).data).toEqual([]);
+      // The SDK client reports the 403 (a client with OAuth would re-authorize for the scope).
+      const client = await connectHttp(t.baseUrl, reader.key);
+      await expect(client.callTool({ name: 'get_usage', arguments: {} })).rejects.toMatchObject({
+        code: 403,
+        message: expect.stringContaining('"code":"insufficient_scope"'),
+      });
+      await client.close();
+    });
+
     it('GET and DELETE /mcp are 405 with Allow: POST (no server-to-client stream, no sessions)', async () => {
       for (const method of ['GET', 'DELETE']) {
         const response = await fetch(mcpUrl(t.baseUrl), {

@@ -476,7 +476,7 @@ describe.each(DIALECTS)('OAuth authorization server over HTTP [%s]', (dialect) =
     const after = await mcpStatus(tokens.access_token);
     expect(after.status).toBe(401);
     expect(after.challenge).toBe(
-      `Bearer realm="firmwatch", error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+      `Bearer realm="firmwatch", error="invalid_token", scope="${ALL_SCOPES.join(' ')}", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
     );
     expect((await postForm(t, '/oauth/revoke', {})).status).toBe(400);
   });
@@ -500,14 +500,30 @@ describe.each(DIALECTS)('OAuth authorization server over HTTP [%s]', (dialect) =
           .executeTakeFirstOrThrow();
         expect(stored).toEqual({ workspace_id: user.workspaceId, environment: 'sandbox' });
 
-        // checks:read was not granted.
-        const read = (await mcp.callTool({
-          name: 'get_check',
-          arguments: { check_id: check.id },
-        })) as CallToolResult;
-        expect(read.isError).toBe(true);
-        expect((read._meta as Record<string, { code: string }>)['firmwatch/problem']?.code).toBe(
-          'insufficient_scope',
+        // checks:read was not granted: the 403 step-up challenge names it.
+        await expect(
+          mcp.callTool({ name: 'get_check', arguments: { check_id: check.id } }),
+        ).rejects.toMatchObject({
+          code: 403,
+          message: expect.stringContaining('"code":"insufficient_scope"'),
+        });
+        const refused = await fetch(`${origin}/mcp`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${tokens.access_token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'get_check', arguments: { check_id: check.id } },
+          }),
+        });
+        expect(refused.status).toBe(403);
+        expect(refused.headers.get('www-authenticate')).toBe(
+          `Bearer realm="firmwatch", error="insufficient_scope", scope="checks:read", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
         );
       } finally {
         await mcp.close();

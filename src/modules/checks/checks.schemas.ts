@@ -1,8 +1,12 @@
 import Type, { type Static } from 'typebox';
 import { ID_CHARS } from '../../lib/ids.js';
 import {
+  ClientReferenceInput,
   CompanyLegalStatusSchema,
+  CompanyNameInput,
   CountryCodeInput,
+  IdentifierInput,
+  IdentifierTypeInput,
   IdentifierTypeSchema,
 } from '../companies/companies.schemas.js';
 
@@ -100,11 +104,11 @@ export type Check = Static<typeof CheckSchema>;
 
 export const CheckCreateBody = Type.Object(
   {
-    identifier_type: IdentifierTypeSchema,
-    identifier: Type.String({ minLength: 1, maxLength: 128 }),
+    identifier_type: IdentifierTypeInput,
+    identifier: IdentifierInput,
     country_code: CountryCodeInput,
-    company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    client_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    company_name: Type.Optional(CompanyNameInput),
+    client_reference: Type.Optional(ClientReferenceInput),
     metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },

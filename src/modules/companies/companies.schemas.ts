@@ -11,6 +11,33 @@ export const CountryCodeInput = Type.String({
 
 export const IdentifierTypeSchema = Type.Enum([...IDENTIFIER_TYPES]);
 
+/** The kind of number a request names: a request field, so it says what each value means. */
+export const IdentifierTypeInput = Type.Enum([...IDENTIFIER_TYPES], {
+  description:
+    'vat_number (VAT number), tax_identifier (US employer number, EIN) or registration_number (company register number).',
+});
+
+/** The number a check or monitor is about, as the caller has it. */
+export const IdentifierInput = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  description: 'The number as written; it is normalized before checking.',
+});
+
+/** Kept with the check or monitor and compared with the registered name; changes no finding. */
+export const CompanyNameInput = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  description: 'The name you expect; a mismatch with the registered name is only a warning.',
+});
+
+/** Your own reference, kept and returned as given. */
+export const ClientReferenceInput = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  description: 'Your own reference, returned as given.',
+});
+
 export const CompanyLegalStatusSchema = Type.Enum([
   'active',
   'inactive',
@@ -61,15 +88,16 @@ export const CompanySchema = Type.Object(
 );
 export type Company = Static<typeof CompanySchema>;
 
-const SearchString = (min: number, max: number) => Type.String({ minLength: min, maxLength: max });
+const SearchString = (min: number, max: number, description: string) =>
+  Type.String({ minLength: min, maxLength: max, description });
 
 export const CompanySearchBody = Type.Object(
   {
     country_code: CountryCodeInput,
-    name: Type.Optional(SearchString(2, 256)),
-    registration_number: Type.Optional(SearchString(1, 128)),
-    vat_number: Type.Optional(SearchString(1, 128)),
-    tax_identifier: Type.Optional(SearchString(1, 128)),
+    name: Type.Optional(SearchString(2, 256, 'Company name, or part of it.')),
+    registration_number: Type.Optional(SearchString(1, 128, 'Company registration number.')),
+    vat_number: Type.Optional(SearchString(1, 128, 'VAT number (not in the US).')),
+    tax_identifier: Type.Optional(SearchString(1, 128, 'US employer number, EIN (US only).')),
     city_or_state: Type.Optional(
       Type.Array(
         Type.String({
@@ -81,6 +109,7 @@ export const CompanySearchBody = Type.Object(
         {
           maxItems: 10,
           uniqueItems: true,
+          description: 'Cities or states that narrow the search.',
         },
       ),
     ),

@@ -3,9 +3,12 @@ import { FORMAT_DESCRIPTION } from '../../http/validation.js';
 import { ID_CHARS } from '../../lib/ids.js';
 import { Metadata } from '../checks/checks.schemas.js';
 import {
+  ClientReferenceInput,
   CompanyLegalStatusSchema,
+  CompanyNameInput,
   CountryCodeInput,
-  IdentifierTypeSchema,
+  IdentifierInput,
+  IdentifierTypeInput,
 } from '../companies/companies.schemas.js';
 
 export const MONITOR_CADENCES = ['daily', 'weekly', 'monthly'] as const;
@@ -49,11 +52,19 @@ const RegistryMatchStatusSchema = Type.Enum([
 export const MonitorCadenceSchema = Type.Enum([...MONITOR_CADENCES]);
 export const WatchedFieldSchema = Type.Enum([...WATCHED_FIELDS]);
 
-const WatchedFields = Type.Array(WatchedFieldSchema, {
-  minItems: 1,
-  maxItems: 6,
-  uniqueItems: true,
-});
+const WATCHED_FIELDS_BOUNDS = { minItems: 1, maxItems: 6, uniqueItems: true } as const;
+const WatchedFields = Type.Array(WatchedFieldSchema, WATCHED_FIELDS_BOUNDS);
+/** A request's watched fields or cadence; `byDefault` says what creation assumes without it. */
+const WatchedFieldsInput = (byDefault = '') =>
+  Type.Array(WatchedFieldSchema, {
+    ...WATCHED_FIELDS_BOUNDS,
+    description: `The company-record fields whose changes count${byDefault}.`,
+  });
+
+const CadenceInput = (byDefault = '') =>
+  Type.Enum([...MONITOR_CADENCES], {
+    description: `How often the company is rechecked${byDefault}.`,
+  });
 
 const WebhookUrl = Type.String({
   minLength: 12,
@@ -62,7 +73,7 @@ const WebhookUrl = Type.String({
   pattern: '^https://',
   [FORMAT_DESCRIPTION]: 'an https:// URL',
   description:
-    'A public HTTPS endpoint named by a fully qualified host name (international names in their xn-- form): no credentials, IP literals in any form, localhost, single-label names, names under local, test, internal, invalid, example, home.arpa or onion, port 0, or #fragment. Any port from 1 to 65535 and a query string are allowed.',
+    'A public HTTPS endpoint on a fully qualified host name (international names in xn-- form): no credentials, IP address in any form, localhost, single-label name, name under local, test, internal, invalid, example, home.arpa or onion, port 0 or #fragment.',
 });
 
 export const MonitorSnapshotSchema = Type.Object(
@@ -185,14 +196,14 @@ const SigningSecret = Type.String({
 
 export const MonitorCreateBody = Type.Object(
   {
-    identifier_type: IdentifierTypeSchema,
-    identifier: Type.String({ minLength: 1, maxLength: 128 }),
+    identifier_type: IdentifierTypeInput,
+    identifier: IdentifierInput,
     country_code: CountryCodeInput,
-    company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    cadence: Type.Optional(MonitorCadenceSchema),
-    watched_fields: Type.Optional(WatchedFields),
+    company_name: Type.Optional(CompanyNameInput),
+    cadence: Type.Optional(CadenceInput('; default daily')),
+    watched_fields: Type.Optional(WatchedFieldsInput('; default all six')),
     webhook_url: Type.Optional(WebhookUrl),
-    client_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    client_reference: Type.Optional(ClientReferenceInput),
     metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },
@@ -211,10 +222,16 @@ export type MonitorCreateResponse = Static<typeof MonitorCreateResponseSchema>;
 
 export const MonitorUpdateBody = Type.Object(
   {
-    status: Type.Optional(Type.Enum(['active', 'paused'])),
-    cadence: Type.Optional(MonitorCadenceSchema),
-    watched_fields: Type.Optional(WatchedFields),
-    webhook_url: Type.Optional(Type.Union([WebhookUrl, Type.Null()])),
+    status: Type.Optional(
+      Type.Enum(['active', 'paused'], { description: 'paused stops rechecks; active resumes.' }),
+    ),
+    cadence: Type.Optional(CadenceInput()),
+    watched_fields: Type.Optional(WatchedFieldsInput()),
+    webhook_url: Type.Optional(
+      Type.Union([WebhookUrl, Type.Null()], {
+        description: 'Where signed events go: a public https:// URL; null stops delivery.',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
