@@ -228,7 +228,11 @@ export type MonitorUpdateResponse = Static<typeof MonitorUpdateResponseSchema>;
 
 export const MonitorRunBody = Type.Object(
   {},
-  { additionalProperties: false, description: 'Must be an empty JSON object.' },
+  {
+    additionalProperties: false,
+    description:
+      'An empty JSON object; a request without a body (and without Content-Type) is read as one.',
+  },
 );
 
 export const MonitorRunResponseSchema = Type.Object(
