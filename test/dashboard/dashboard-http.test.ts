@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { addDashboardUser } from '../helpers/dashboard-users.js';
+import { DIALECTS } from '../helpers/databases.js';
 
 /** The sign-in form's CSRF cookie and token, as a browser would get them. */
 async function signInForm(origin: string) {
@@ -136,5 +137,28 @@ describe('the dashboard over HTTP', () => {
       `email=ada%40example.com&password=${encodeURIComponent(password)}`,
     );
     expect(byAddress.status).toBe(429);
+  });
+});
+
+describe.each(DIALECTS)('dashboard forms with U+0000 [%s]', (dialect) => {
+  let t: TestApp;
+  let origin: string;
+  beforeAll(async () => {
+    t = await startTestApp({ dialect });
+    origin = new URL(t.baseUrl).origin;
+  });
+  afterAll(() => t.close());
+
+  it('are refused with a 400 page naming the field, before anything is looked up', async () => {
+    const form = await signInForm(origin);
+    const response = await postSignIn(
+      origin,
+      form,
+      'email=ada%00%40example.com&password=whatever1',
+    );
+    expect(response.status).toBe(400);
+    const page = await response.text();
+    expect(page).toContain('email must not contain the character U+0000 (NUL)');
+    expect(response.headers.getSetCookie().join(';')).not.toContain('session');
   });
 });
