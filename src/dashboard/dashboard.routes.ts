@@ -94,9 +94,13 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     secure: secure(),
   });
 
-  // Pages are not API operations: keep them out of the OpenAPI document.
+  // Pages are not API operations: keep them out of the OpenAPI document. A form without a body
+  // schema gets an open one, so its fields meet the rules every request meets (U+0000 refused,
+  // see nul-characters.ts; PostgreSQL cannot even look such an email up).
   app.addHook('onRoute', (route) => {
-    route.schema = { ...route.schema, hide: true };
+    const write = [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
+    const body = write && route.schema?.body === undefined ? { body: {} } : {};
+    route.schema = { ...route.schema, ...body, hide: true };
   });
   await app.register(cookie);
   await app.register(formbody);

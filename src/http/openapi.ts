@@ -108,7 +108,41 @@ function withIdempotencyKey(
 /** The served document: the generated one with the deployment's own server URL. */
 export function servedOpenApiDocument(app: FastifyInstance, baseUrl: string): OpenApiDocument {
   const generated = app.swagger() as unknown as OpenApiDocument;
-  return { ...generated, servers: [{ url: baseUrl }] };
+  return {
+    ...generated,
+    paths: withOptionalEmptyBodies(generated.paths),
+    servers: [{ url: baseUrl }],
+  };
+}
+
+/** Whether a JSON body schema accepts `{}`: an object schema that requires no property. */
+function acceptsEmptyObject(schema: Record<string, unknown> | undefined): boolean {
+  if (schema?.type !== 'object') return false;
+  const required = schema.required as unknown[] | undefined;
+  return (required?.length ?? 0) === 0 && ((schema.minProperties as number | undefined) ?? 0) === 0;
+}
+
+/**
+ * @fastify/swagger marks every request body required, but a missing body is read as `{}`
+ * (json-body.ts): where `{}` is a valid body (POST /monitors/{monitor_id}/run), the body may be
+ * left out, and the document says so. A new copy: the generated document is cached.
+ */
+function withOptionalEmptyBodies(paths: OpenApiDocument['paths']): OpenApiDocument['paths'] {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([method, operation]) => {
+          const body = operation.requestBody as
+            | { content?: Record<string, { schema?: Record<string, unknown> }> }
+            | undefined;
+          const schema = body?.content?.['application/json']?.schema;
+          if (!body || !acceptsEmptyObject(schema)) return [method, operation];
+          return [method, { ...operation, requestBody: { ...body, required: false } }];
+        }),
+      ),
+    ]),
+  );
 }
 
 export function problemTypeCatalogue(documentationUrl: string) {

@@ -41,6 +41,12 @@ export function pathOf(request: FastifyRequest): string {
 /** Maps what Fastify and its parsers throw to a contract problem; undefined means "a bug". */
 function toHttpProblem(error: FastifyError, request: FastifyRequest): HttpProblem | undefined {
   if (error instanceof HttpProblem) return error;
+  // A path parameter is an id (or a country code): one that breaks its format names no resource,
+  // so it is a 404 like an unknown one, found while validating, before an Idempotency-Key is
+  // claimed or anything is looked up.
+  if (error.validation && error.validationContext === 'params') {
+    return new HttpProblem('not_found', { detail: `No resource at ${truncate(pathOf(request))}.` });
+  }
   if (error.validation) {
     return validationProblem(error.validation as ErrorObject[], error.validationContext ?? 'body');
   }

@@ -77,7 +77,8 @@ export const PROBLEM_TYPES = {
     status: 404,
     title: 'Not found',
     retryable: false,
-    description: 'No resource or route exists at this path.',
+    description:
+      'No resource or route exists at this path. A malformed id in the path (U+0000 included) is the same 404, answered before anything else is done.',
   },
   method_not_allowed: {
     status: 405,
@@ -139,7 +140,7 @@ export const PROBLEM_TYPES = {
     title: 'Validation failed',
     retryable: false,
     description:
-      'The request was well-formed JSON but broke a rule of the contract. errors[] has one entry per offending field, with a JSON Pointer to it.',
+      'The request was well-formed JSON but broke a rule of the contract. errors[] has one entry per offending field, with a JSON Pointer to it. U+0000 is refused in every string, key and query parameter (`invalid_character`).',
   },
   rate_limited: {
     status: 429,
@@ -206,6 +207,8 @@ export const FIELD_ERROR_CODES = {
   invalid_type: 'The value has the wrong JSON type.',
   invalid_value: 'The value is not one of the allowed values.',
   invalid_format: 'The value does not have the required format.',
+  invalid_character:
+    'The string (a value, a key or a parameter) contains U+0000 (NUL), which nothing in the API accepts.',
   too_short: 'The string is shorter than allowed.',
   too_long: 'The string is longer than allowed.',
   out_of_range: 'The number is outside the allowed range.',

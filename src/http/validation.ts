@@ -1,6 +1,7 @@
 import AjvModule, { type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { NUL_KEYWORD, NUL_MESSAGE, refusingNul } from './nul-characters.js';
 import { type FieldError, type FieldErrorCode, HttpProblem } from './problems.js';
 import { DECIMAL_KEYWORD, withDecimalNumbers } from './query-parameters.js';
 
@@ -60,10 +61,14 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({
       );
     }
   }
+  // U+0000 is refused in every part (body, query, path, headers) whatever the schema says: see
+  // nul-characters.ts.
   if (httpPart === 'body') {
-    return bodyAjv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+    return refusingNul(bodyAjv.compile(schema as object)) as ReturnType<
+      FastifySchemaCompiler<unknown>
+    >;
   }
-  return withDecimalNumbers(schema, textAjv.compile(schema as object)) as ReturnType<
+  return refusingNul(withDecimalNumbers(schema, textAjv.compile(schema as object))) as ReturnType<
     FastifySchemaCompiler<unknown>
   >;
 };
@@ -150,6 +155,8 @@ function describe(error: ErrorObject): { pointer: string; code: FieldErrorCode; 
             ? 'must be an integer written in decimal digits (such as 20)'
             : 'must be a number written in decimal digits (such as 2.5)',
       };
+    case NUL_KEYWORD:
+      return { pointer: at, code: 'invalid_character', message: NUL_MESSAGE };
     case 'pattern':
       return { pointer: at, code: 'invalid_format', message: patternMessage(error) };
     case 'format':

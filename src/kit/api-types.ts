@@ -2240,8 +2240,8 @@ export interface operations {
       };
       cookie?: never;
     };
-    /** @description Must be an empty JSON object. */
-    requestBody: {
+    /** @description An empty JSON object; a request without a body (and without Content-Type) is read as one. */
+    requestBody?: {
       content: {
         'application/json': Record<string, never>;
       };

@@ -289,3 +289,26 @@ describe.each(DIALECTS)('return paths after sign-in and a password change [%s]',
     }
   });
 });
+
+describe.each(DIALECTS)('dashboard forms with U+0000 [%s]', (dialect) => {
+  let t: TestApp;
+  let origin: string;
+  beforeAll(async () => {
+    t = await startTestApp({ dialect });
+    origin = new URL(t.baseUrl).origin;
+  });
+  afterAll(() => t.close());
+
+  it('are refused with a 400 page naming the field, before anything is looked up', async () => {
+    const form = await signInForm(origin);
+    const response = await postSignIn(
+      origin,
+      form,
+      'email=ada%00%40example.com&password=whatever1',
+    );
+    expect(response.status).toBe(400);
+    const page = await response.text();
+    expect(page).toContain('email must not contain the character U+0000 (NUL)');
+    expect(response.headers.getSetCookie().join(';')).not.toContain('session');
+  });
+});

@@ -470,9 +470,35 @@ describe.each(DIALECTS)('monitors API [%s]', (dialect) => {
       expect(run.monitor.latest_snapshot.check_id).toBe(run.check.id);
     });
 
+    it('no body at all (no Content-Type, no bytes) is the empty object: 200, and one request with {}', async () => {
+      const { monitor } = await createMonitor(MATCHED);
+      const idempotencyKey = uniqueIdempotencyKey();
+      const run = (body?: string) =>
+        fetch(`${t.baseUrl}/monitors/${monitor.id}/run`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${key}`,
+            'idempotency-key': idempotencyKey,
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          body,
+        });
+      const response = await run();
+      expect(response.status).toBe(200);
+      const first = await readJson(response);
+      expect(first.monitor.latest_check_id).toBe(first.check.id);
+      // The same key with `{}` is the same request: a replay, not a 409 or a second run.
+      const replay = await run('{}');
+      expect(replay.status).toBe(200);
+      expect(replay.headers.get('idempotency-replayed')).toBe('true');
+      expect((await readJson(replay)).check.id).toBe(first.check.id);
+    });
+
     it.each([
       ['a property', { now: true }, 422],
       ['an array', '[]', 422],
+      ['null', 'null', 422],
+      ['a string', '"{}"', 422],
     ])('a body with %s is refused', async (_name, body, status) => {
       const { monitor } = await createMonitor(MATCHED);
       const response = await send(t.baseUrl, 'POST', `/monitors/${monitor.id}/run`, key, body);

@@ -34,6 +34,17 @@ describe.each(DIALECTS)(
       }
     });
 
+    it('the run body may be left out; the other bodies are required; path ids have their pattern', () => {
+      const paths = openapi.doc.paths;
+      expect(paths['/monitors/{monitor_id}/run'].post.requestBody.required).toBe(false);
+      expect(paths['/monitors'].post.requestBody.required).toBe(true);
+      expect(paths['/monitors/{monitor_id}'].patch.requestBody.required).toBe(true);
+      const monitorId = paths['/monitors/{monitor_id}'].delete.parameters.find(
+        (p: Json) => p.in === 'path',
+      );
+      expect(monitorId.schema.pattern).toBe('^mon_[A-Za-z0-9_-]{16,80}$');
+    });
+
     it('Monitor, MonitorEvent and the create, update and run responses validate; extra fields do not', async () => {
       const created = await readJson(
         await post(

@@ -481,6 +481,45 @@ describe.each(DIALECTS)('OAuth authorization server over HTTP [%s]', (dialect) =
     expect((await postForm(t, '/oauth/revoke', {})).status).toBe(400);
   });
 
+  it('U+0000 in any field is refused as the RFCs refuse a bad field, before anything is stored', async () => {
+    const clients = async () =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('oauth_clients')
+            .select((eb) => eb.fn.countAll<string | number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await clients();
+    for (const metadata of [
+      { client_name: 'Test\u0000agent' },
+      { redirect_uris: ['http://127.0.0.1:9/cb\u0000'] },
+    ]) {
+      const response = await registerClient(t, metadata);
+      expect(response.status, JSON.stringify(metadata)).toBe(400);
+      expect((await bodyOf(response)).error).toBe('invalid_client_metadata');
+    }
+    expect(await clients()).toBe(before);
+    for (const [path, form] of [
+      ['/oauth/token', { grant_type: 'authorization_code', client_id: 'oac_\u0000' }],
+      [
+        '/oauth/token',
+        { grant_type: 'refresh_token', client_id: client.client_id, refresh_token: 'a\u0000' },
+      ],
+      ['/oauth/revoke', { token: 'fwat_\u0000' }],
+    ] as const) {
+      const response = await postForm(t, path, form);
+      expect(response.status, JSON.stringify(form)).toBe(400);
+      expect((await bodyOf(response)).error).toBe('invalid_request');
+    }
+    const authorize = await fetch(`${origin}/oauth/authorize?response_type=code&client_id=a%00`, {
+      redirect: 'manual',
+    });
+    expect(authorize.status).toBe(400);
+    expect(authorize.headers.get('location')).toBeNull();
+  });
+
   describe('access tokens', () => {
     it('work on /mcp with the chosen workspace and scopes, recorded with source mcp', async () => {
       const tokens = await tokensFor(['checks:write']);

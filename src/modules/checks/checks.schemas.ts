@@ -115,7 +115,13 @@ export const CheckCreateBody = Type.Object(
 );
 export type CheckCreateRequest = Static<typeof CheckCreateBody>;
 
+// A path id that breaks its pattern is a 404, refused before anything runs (problem-handling.ts).
 export const CheckParams = Type.Object(
-  { check_id: Type.String({ description: '`chk_` and 16 to 80 letters, digits, `_` or `-`.' }) },
+  {
+    check_id: Type.String({
+      pattern: `^chk_${ID_CHARS}$`,
+      description: '`chk_` and 16 to 80 letters, digits, `_` or `-`.',
+    }),
+  },
   { additionalProperties: false },
 );

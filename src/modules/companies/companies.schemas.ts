@@ -128,7 +128,13 @@ export const CompanySearchResponseSchema = Type.Object(
   { additionalProperties: false },
 );
 
+// A path id that breaks its pattern is a 404, refused before anything runs (problem-handling.ts).
 export const CompanyParams = Type.Object(
-  { company_id: Type.String({ description: '`cmp_` and 16 to 80 letters, digits, `_` or `-`.' }) },
+  {
+    company_id: Type.String({
+      pattern: `^cmp_${ID_CHARS}$`,
+      description: '`cmp_` and 16 to 80 letters, digits, `_` or `-`.',
+    }),
+  },
   { additionalProperties: false },
 );

@@ -245,7 +245,11 @@ export type MonitorUpdateResponse = Static<typeof MonitorUpdateResponseSchema>;
 
 export const MonitorRunBody = Type.Object(
   {},
-  { additionalProperties: false, description: 'Must be an empty JSON object.' },
+  {
+    additionalProperties: false,
+    description:
+      'An empty JSON object; a request without a body (and without Content-Type) is read as one.',
+  },
 );
 
 export const MonitorRunResponseSchema = Type.Object(
@@ -264,12 +268,24 @@ export const MonitorArchiveResponseSchema = Type.Object(
   { additionalProperties: false },
 );
 
+// A path id that breaks its pattern is a 404, refused before an Idempotency-Key is claimed or
+// anything is looked up (problem-handling.ts).
 export const MonitorParams = Type.Object(
-  { monitor_id: Type.String({ description: '`mon_` and 16 to 80 letters, digits, `_` or `-`.' }) },
+  {
+    monitor_id: Type.String({
+      pattern: `^mon_${ID_CHARS}$`,
+      description: '`mon_` and 16 to 80 letters, digits, `_` or `-`.',
+    }),
+  },
   { additionalProperties: false },
 );
 
 export const EventParams = Type.Object(
-  { event_id: Type.String({ description: '`evt_` and 16 to 80 letters, digits, `_` or `-`.' }) },
+  {
+    event_id: Type.String({
+      pattern: `^evt_${ID_CHARS}$`,
+      description: '`evt_` and 16 to 80 letters, digits, `_` or `-`.',
+    }),
+  },
   { additionalProperties: false },
 );

@@ -18,6 +18,9 @@ type Form = Record<string, unknown>;
 // Public (no key), not API operations: kept out of the OpenAPI document.
 const PUBLIC = { config: { public: true }, schema: { hide: true } } as const;
 const ANY_QUERY = { type: 'object', additionalProperties: true } as const;
+// Any body: the endpoints read their fields themselves and word the RFCs' errors, but a declared
+// schema puts the body through the rules every request meets (U+0000 refused, nul-characters.ts).
+const WRITE = { ...PUBLIC, schema: { ...PUBLIC.schema, body: {} } } as const;
 
 function field(form: Form, name: string): string | undefined {
   const value = form[name];
@@ -60,8 +63,16 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
   // registered in this plugin only, so the JSON API still refuses forms.
   await app.register(formbody);
 
-  app.setErrorHandler((error, _request, reply) => {
+  app.setErrorHandler((error: Error & { validation?: unknown }, request, reply) => {
     if (error instanceof OAuthError) return sendOAuthError(reply, error);
+    // A shared validation rule (U+0000 in a field) is answered as the RFCs answer a bad field.
+    if (error.validation) {
+      const code =
+        request.routeOptions.url === '/oauth/register'
+          ? 'invalid_client_metadata'
+          : 'invalid_request';
+      return sendOAuthError(reply, new OAuthError(code, `${error.message}.`));
+    }
     throw error;
   });
 
@@ -80,7 +91,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     service_documentation: urls.documentation(),
   }));
 
-  app.post('/oauth/register', PUBLIC, async (request, reply) => {
+  app.post('/oauth/register', WRITE, async (request, reply) => {
     const client = await transact((trx) => registerClient(trx, deps, request.body));
     return reply.code(201).header('cache-control', 'no-store').send(client);
   });
@@ -117,7 +128,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post('/oauth/token', PUBLIC, async (request, reply) => {
+  app.post('/oauth/token', WRITE, async (request, reply) => {
     const form = (request.body ?? {}) as Form;
     const grantType = required(form, 'grant_type');
     const clientId = required(form, 'client_id');
@@ -154,7 +165,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
       .send(result.tokens);
   });
 
-  app.post('/oauth/revoke', PUBLIC, async (request, reply) => {
+  app.post('/oauth/revoke', WRITE, async (request, reply) => {
     const form = (request.body ?? {}) as Form;
     const input = { token: required(form, 'token'), clientId: field(form, 'client_id') };
     await transact((trx) => revokeToken(trx, deps, input));
