@@ -116,6 +116,29 @@ async function scheduledUsage(database: DatabaseHandle) {
 }
 
 /**
+ * Every monitor was rechecked exactly once: one recheck each, one monitoring check each (the
+ * monitor's latest), scheduled usage counted once per recheck, and no lease left behind.
+ */
+async function expectEachRecheckedOnce(database: DatabaseHandle, ids: string[]) {
+  expect(await recheckCounts(database)).toEqual(ids.map(() => 1));
+  const checks = await monitoringCheckIds(database);
+  const latest = await database.db.selectFrom('monitors').select('latest_check_id').execute();
+  expect(checks).toHaveLength(ids.length);
+  expect(new Set(latest.map((row) => row.latest_check_id))).toEqual(new Set(checks));
+  expect(await scheduledUsage(database)).toEqual({
+    total: ids.length,
+    events: ids.length,
+    sources: ['monitoring'],
+  });
+  const leased = await database.db
+    .selectFrom('monitors')
+    .select('id')
+    .where('lease_owner', 'is not', null)
+    .execute();
+  expect(leased).toEqual([]);
+}
+
+/**
  * What a worker's log (JSON lines on stderr, LOG_LEVEL=info) says went wrong: warnings, errors,
  * and claims it lost to another worker (logged at info when a recheck finds its lease gone).
  */
@@ -207,27 +230,11 @@ describe.skipIf(!DIALECTS.includes('postgres'))('two worker processes on Postgre
         for (const worker of workers) expect(await stopServeProcess(worker)).toBe(0);
       }
 
-      expect(await recheckCounts(database)).toEqual(ids.map(() => 1));
+      await expectEachRecheckedOnce(database, ids);
       // Not even a claim was taken twice: no recheck found its lease gone (that safety net would
       // otherwise hide a claim that is not exclusive).
       for (const worker of workers) expect(troubles(worker.stderr())).toEqual([]);
-      // One monitoring check per monitor: as many as monitors, each one a monitor's latest check.
-      const checks = await monitoringCheckIds(database);
-      const latest = await database.db.selectFrom('monitors').select('latest_check_id').execute();
-      expect(checks).toHaveLength(ids.length);
-      expect(new Set(latest.map((row) => row.latest_check_id))).toEqual(new Set(checks));
-      expect(await scheduledUsage(database)).toEqual({
-        total: ids.length,
-        events: ids.length,
-        sources: ['monitoring'],
-      });
-      // Every lease left is released, and both workers held some: they really competed.
-      const leased = await database.db
-        .selectFrom('monitors')
-        .select('id')
-        .where('lease_owner', 'is not', null)
-        .execute();
-      expect(leased).toEqual([]);
+      // Both workers held some leases: they really competed.
       const pids = [...owners].map((owner) => Number(owner.split(':').at(-2)));
       expect(new Set(pids)).toEqual(new Set(workers.map((worker) => worker.started.pid)));
     } finally {
@@ -334,22 +341,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('a worker frozen mid-recheck on 
       await sleep(3000);
       for (const worker of [frozen, other]) expect(await stopServeProcess(worker)).toBe(0);
 
-      expect(await recheckCounts(database)).toEqual(ids.map(() => 1));
-      const checks = await monitoringCheckIds(database);
-      const latest = await database.db.selectFrom('monitors').select('latest_check_id').execute();
-      expect(checks).toHaveLength(ids.length);
-      expect(new Set(latest.map((row) => row.latest_check_id))).toEqual(new Set(checks));
-      expect(await scheduledUsage(database)).toEqual({
-        total: ids.length,
-        events: ids.length,
-        sources: ['monitoring'],
-      });
-      const leased = await database.db
-        .selectFrom('monitors')
-        .select('id')
-        .where('lease_owner', 'is not', null)
-        .execute();
-      expect(leased).toEqual([]);
+      await expectEachRecheckedOnce(database, ids);
     } finally {
       await database.destroy();
       await scratch.drop();

@@ -492,13 +492,13 @@ describe.each(DIALECTS)('OAuth authorization server over HTTP [%s]', (dialect) =
         ).n,
       );
     const before = await clients();
-    for (const metadata of [
-      { client_name: 'Test\u0000agent' },
-      { redirect_uris: ['http://127.0.0.1:9/cb\u0000'] },
-    ]) {
+    for (const [metadata, error] of [
+      [{ client_name: 'Test\u0000agent' }, 'invalid_client_metadata'],
+      [{ redirect_uris: ['http://127.0.0.1:9/cb\u0000'] }, 'invalid_redirect_uri'],
+    ] as const) {
       const response = await registerClient(t, metadata);
       expect(response.status, JSON.stringify(metadata)).toBe(400);
-      expect((await bodyOf(response)).error).toBe('invalid_client_metadata');
+      expect((await bodyOf(response)).error).toBe(error);
     }
     expect(await clients()).toBe(before);
     for (const [path, form] of [

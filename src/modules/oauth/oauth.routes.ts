@@ -65,12 +65,18 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
 
   app.setErrorHandler((error: Error & { validation?: unknown }, request, reply) => {
     if (error instanceof OAuthError) return sendOAuthError(reply, error);
-    // A shared validation rule (U+0000 in a field) is answered as the RFCs answer a bad field.
-    if (error.validation) {
+    // A shared validation rule (U+0000 in a field) is answered as the RFCs answer a bad field:
+    // at registration, a bad redirect URI has its own code (RFC 7591 3.2.2).
+    if (Array.isArray(error.validation)) {
+      const inRedirectUris = (error.validation as Array<{ instancePath?: string }>).every((item) =>
+        item.instancePath?.startsWith('/redirect_uris'),
+      );
       const code =
-        request.routeOptions.url === '/oauth/register'
-          ? 'invalid_client_metadata'
-          : 'invalid_request';
+        request.routeOptions.url !== '/oauth/register'
+          ? 'invalid_request'
+          : inRedirectUris
+            ? 'invalid_redirect_uri'
+            : 'invalid_client_metadata';
       return sendOAuthError(reply, new OAuthError(code, `${error.message}.`));
     }
     throw error;
