@@ -193,7 +193,8 @@ describe('the upstream client', () => {
   it.each([
     ['a 429', json(429, {})],
     ['a 502', json(502, {})],
-    ['a timeout', ((_req, res) => setTimeout(() => res.end('{}'), 1000)) as Handler],
+    // Never answers (undici's timers are coarse: a late answer could still arrive in time).
+    ['a timeout', (() => {}) as Handler],
   ])('still opens its circuit on a run of %s', async (_name, answer) => {
     const upstream = client({
       retries: 0,
