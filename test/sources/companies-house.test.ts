@@ -211,6 +211,27 @@ describe('Companies House: lookups by company number', () => {
     });
   });
 
+  it('looks up an overseas entity by its OE number (Register of Overseas Entities)', async () => {
+    // `registered-overseas-entity` and `registered` are api-enumerations' `company_type` and
+    // `company_status` values for the register of overseas entities.
+    profiles.set('OE000001', {
+      ...fixture('company-profile.json'),
+      company_number: 'OE000001',
+      type: 'registered-overseas-entity',
+      company_status: 'registered',
+    });
+    expect(await lookUp('OE000001')).toMatchObject({
+      outcome: 'matched',
+      company: {
+        registration_number: 'OE000001',
+        legal_form: 'Overseas entity',
+        company_legal_status: 'active',
+        raw_company_legal_status: 'registered',
+      },
+    });
+    expect(requests.map((r) => r.url)).toEqual(['/company/OE000001']);
+  });
+
   it('answers not_matched for a number the register does not have (404)', async () => {
     expect(await lookUp('12345678')).toEqual({
       outcome: 'not_matched',
