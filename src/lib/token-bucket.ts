@@ -29,10 +29,15 @@ export interface TokenBucketStore {
    * together are all paid for, with a longer wait, instead of being forgiven.
    */
   charge(key: string, policy: BucketPolicy): Promise<TakeResult>;
+  /**
+   * Empties the bucket so that its next token comes back in `forMs` at the earliest: an upstream
+   * said its own window is spent until then (Companies House's `X-Ratelimit-Reset`).
+   */
+  drain(key: string, policy: BucketPolicy, forMs: number): Promise<TakeResult>;
   close(): Promise<void>;
 }
 
-type Mode = 'take' | 'peek' | 'charge';
+type Mode = 'take' | 'peek' | 'charge' | 'drain';
 
 function settle(tokens: number, policy: BucketPolicy, allowed: boolean): TakeResult {
   const perMs = policy.refillPerSecond / 1000;
@@ -49,7 +54,7 @@ export function memoryTokenBuckets(now: () => number = () => performance.now()):
   const buckets = new Map<string, { tokens: number; at: number; policy: BucketPolicy }>();
   let sweepAt = now();
 
-  function apply(key: string, policy: BucketPolicy, mode: Mode): TakeResult {
+  function apply(key: string, policy: BucketPolicy, mode: Mode, forMs = 0): TakeResult {
     const t = now();
     const bucket = buckets.get(key) ?? { tokens: policy.capacity, at: t };
     const refilled = Math.min(
@@ -58,7 +63,12 @@ export function memoryTokenBuckets(now: () => number = () => performance.now()):
     );
     const allowed = refilled >= 1;
     if (mode === 'peek') return settle(refilled, policy, allowed);
-    const tokens = allowed || mode === 'charge' ? refilled - 1 : refilled;
+    const tokens =
+      mode === 'drain'
+        ? Math.min(refilled, 1 - (forMs * policy.refillPerSecond) / 1000)
+        : allowed || mode === 'charge'
+          ? refilled - 1
+          : refilled;
     buckets.set(key, { tokens, at: t, policy });
     if (t - sweepAt > 60_000) {
       sweepAt = t;
@@ -76,6 +86,7 @@ export function memoryTokenBuckets(now: () => number = () => performance.now()):
     take: async (key, policy) => apply(key, policy, 'take'),
     peek: async (key, policy) => apply(key, policy, 'peek'),
     charge: async (key, policy) => apply(key, policy, 'charge'),
+    drain: async (key, policy, forMs) => apply(key, policy, 'drain', forMs),
     async close() {},
   };
 }
@@ -94,7 +105,8 @@ tokens = math.min(capacity, tokens + math.max(0, now - at) * per_ms)
 local allowed = 0
 if tokens >= 1 then allowed = 1 end
 if mode == 'peek' then return {allowed, tostring(tokens)} end
-if allowed == 1 or mode == 'charge' then tokens = tokens - 1 end
+if mode == 'drain' then tokens = math.min(tokens, 1 - tonumber(ARGV[4]) * per_ms)
+elseif allowed == 1 or mode == 'charge' then tokens = tokens - 1 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
 redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / per_ms) + 1000)
 return {allowed, tostring(tokens)}
@@ -160,16 +172,23 @@ export function redisTokenBuckets(
       capacity: number,
       perMs: number,
       mode: Mode,
+      forMs: number,
     ): Promise<[number, string]>;
   };
 
-  async function apply(key: string, policy: BucketPolicy, mode: Mode): Promise<TakeResult> {
+  async function apply(
+    key: string,
+    policy: BucketPolicy,
+    mode: Mode,
+    forMs = 0,
+  ): Promise<TakeResult> {
     try {
       const [allowed, tokens] = await client.firmwatchTakeToken(
         `${prefix}${key}`,
         policy.capacity,
         policy.refillPerSecond / 1000,
         mode,
+        forMs,
       );
       outage.succeeded();
       return settle(Number(tokens), policy, allowed === 1);
@@ -184,6 +203,7 @@ export function redisTokenBuckets(
     take: (key, policy) => apply(key, policy, 'take'),
     peek: (key, policy) => apply(key, policy, 'peek'),
     charge: (key, policy) => apply(key, policy, 'charge'),
+    drain: (key, policy, forMs) => apply(key, policy, 'drain', forMs),
     async close() {
       // QUIT needs a live connection; when Redis is unreachable there is nothing to flush.
       if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());

@@ -6,6 +6,7 @@ import { ARES_BUDGET, aresSource } from './ares/ares-source.js';
 import { BRREG_BUDGET, brregSource } from './brreg/brreg-source.js';
 import {
   COMPANIES_HOUSE_BUDGET,
+  COMPANIES_HOUSE_RATE_LIMIT_HEADERS,
   companiesHouseSource,
 } from './companies-house/companies-house-source.js';
 import { GLEIF_BUDGET, gleifSource } from './gleif/gleif-source.js';
@@ -22,6 +23,7 @@ import {
   DEFAULT_UPSTREAM_POLICY,
   type UpstreamClient,
   type UpstreamDeps,
+  type UpstreamPolicy,
 } from './upstream/upstream-client.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -30,6 +32,8 @@ interface LiveSourceDefinition {
   build(options: { client: UpstreamClient; baseUrl: string; apiKey?: string }): RegistrySource;
   /** The upstream's documented limit, kept under (each adapter says how it was chosen). */
   budget: BucketPolicy;
+  /** Headers in which the upstream tells its own window, when it does (see the client). */
+  rateLimitHeaders?: UpstreamPolicy['rateLimitHeaders'];
   /** How long a fetched record is served from the shared cache. */
   cacheTtlMs: number;
 }
@@ -43,6 +47,7 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
   companies_house: {
     build: companiesHouseSource,
     budget: COMPANIES_HOUSE_BUDGET,
+    rateLimitHeaders: COMPANIES_HOUSE_RATE_LIMIT_HEADERS,
     cacheTtlMs: 6 * HOUR,
   },
   brreg: { build: brregSource, budget: BRREG_BUDGET, cacheTtlMs: HOUR },
@@ -80,7 +85,12 @@ export function createLiveSource(
     if (name === 'companies_house' && !config.companiesHouseApiKey) continue;
     const definition = LIVE_SOURCES[name];
     const client = createUpstreamClient(
-      { ...DEFAULT_UPSTREAM_POLICY, name, budget: definition.budget },
+      {
+        ...DEFAULT_UPSTREAM_POLICY,
+        name,
+        budget: definition.budget,
+        ...(definition.rateLimitHeaders ? { rateLimitHeaders: definition.rateLimitHeaders } : {}),
+      },
       { clock: deps.clock, buckets: deps.buckets, dispatcher: deps.dispatcher },
     );
     clients.push(client);

@@ -71,4 +71,17 @@ describe.each(['memory', 'redis'] as const)('peek and charge [%s]', (kind) => {
     expect(peeked.retryAfterMs).toBeLessThanOrEqual(3_000_000);
     expect(peeked.resetMs).toBeGreaterThan(3_990_000);
   });
+
+  it('drain empties the bucket until the given time, and never gives tokens back', async () => {
+    expect(await store.take('d', policy)).toMatchObject({ allowed: true, remaining: 1 });
+    // An upstream says its window resets in 600 s: the next token comes back then, not before.
+    await store.drain('d', policy, 600_000);
+    const drained = await store.peek('d', policy);
+    expect(drained.allowed).toBe(false);
+    expect(drained.retryAfterMs).toBeGreaterThan(599_000);
+    expect(drained.retryAfterMs).toBeLessThanOrEqual(600_000);
+    // A shorter drain later does not shorten the wait.
+    await store.drain('d', policy, 1000);
+    expect((await store.peek('d', policy)).retryAfterMs).toBeGreaterThan(599_000);
+  });
 });

@@ -24,6 +24,7 @@ import {
   COMPANIES_HOUSE_BUDGET,
   COMPANIES_HOUSE_COVERAGE,
   COMPANIES_HOUSE_GB_VAT_NOT_SUPPORTED,
+  COMPANIES_HOUSE_RATE_LIMIT_HEADERS,
   COMPANIES_HOUSE_UPSTREAM_NAME,
   companiesHouseNotSupportedReason,
   companiesHouseSource,
@@ -210,6 +211,27 @@ describe('Companies House: lookups by company number', () => {
     });
   });
 
+  it('looks up an overseas entity by its OE number (Register of Overseas Entities)', async () => {
+    // `registered-overseas-entity` and `registered` are api-enumerations' `company_type` and
+    // `company_status` values for the register of overseas entities.
+    profiles.set('OE000001', {
+      ...fixture('company-profile.json'),
+      company_number: 'OE000001',
+      type: 'registered-overseas-entity',
+      company_status: 'registered',
+    });
+    expect(await lookUp('OE000001')).toMatchObject({
+      outcome: 'matched',
+      company: {
+        registration_number: 'OE000001',
+        legal_form: 'Overseas entity',
+        company_legal_status: 'active',
+        raw_company_legal_status: 'registered',
+      },
+    });
+    expect(requests.map((r) => r.url)).toEqual(['/company/OE000001']);
+  });
+
   it('answers not_matched for a number the register does not have (404)', async () => {
     expect(await lookUp('12345678')).toEqual({
       outcome: 'not_matched',
@@ -222,27 +244,28 @@ describe('Companies House: lookups by company number', () => {
     expect(requests.map((r) => r.url)).toEqual(['/company/12345678']);
   });
 
-  it('retries a 429 after its Retry-After, then matches', async () => {
+  it('answers unavailable (rate_limited) at a 429 whose window ends after the deadline, without a retry', async () => {
+    // Companies House's 429: no Retry-After, the window's end in X-Ratelimit-Reset (see windowed).
+    override = json(
+      429,
+      { error: 'Too Many Requests' },
+      {
+        'x-ratelimit-limit': '600',
+        'x-ratelimit-remain': '0',
+        'x-ratelimit-reset': String(clock.now().getTime() / 1000 + 240),
+        'x-ratelimit-window': '5m',
+      },
+    );
     const waits: number[] = [];
-    let calls = 0;
-    override = (request, response) => {
-      calls += 1;
-      if (calls === 1)
-        return json(429, { error: 'Too Many Requests' }, { 'retry-after': '1' })(request, response);
-      companiesHouse(request, response);
-    };
-    const result = await lookUp('09990001', { retries: 1 }, waits);
-    expect(result.outcome).toBe('matched');
-    expect(waits).toEqual([1000]);
-    expect(calls).toBe(2);
-  });
-
-  it('answers unavailable (rate_limited) when a 429 asks for a wait the deadline cannot afford', async () => {
-    override = json(429, { error: 'Too Many Requests' }, { 'retry-after': '300' });
-    const result = await lookUp('09990001', { retries: 2, deadlineMs: 2000 });
+    const result = await lookUp(
+      '09990001',
+      { retries: 2, deadlineMs: 2000, rateLimitHeaders: COMPANIES_HOUSE_RATE_LIMIT_HEADERS },
+      waits,
+    );
     expect(result.outcome).toBe('unavailable');
     expect(reasonOf(result)).toMatch(/^rate_limited: companies_house answered 429/);
     expect(requests).toHaveLength(1);
+    expect(waits).toEqual([]);
   });
 
   it.each([
@@ -320,6 +343,120 @@ describe('Companies House: lookups by company number', () => {
     await client.close();
     expect(result.outcome).toBe('unavailable');
     expect(reasonOf(result)).toMatch(/^rejected: companies_house answered 401/);
+  });
+});
+
+/**
+ * Companies House's own rate limiting, as it publishes it: a five-minute window per key, 600
+ * requests in it, then "429 Too Many Requests ... for each request made within the remainder of
+ * the five-minute window" (developer specs, guides/rateLimiting); every answer carries
+ * `X-Ratelimit-Limit`, `X-Ratelimit-Remain`, `X-Ratelimit-Reset` (epoch seconds) and
+ * `X-Ratelimit-Window: 5m`, and the 429 no `Retry-After` (developer forum, "Companies House API
+ * limits", Companies House's reply: "X-Ratelimit-Limit: 600 / X-Ratelimit-Remain: 599 /
+ * X-Ratelimit-Reset: 1730107751 / X-Ratelimit-Window: 5m"; "Rate limit header naming issue": the
+ * public data API says `Remain`, not `Remaining`). The 429's body is not documented. The limit is
+ * smaller here so a test can spend it.
+ */
+function windowed(limit: number, now: () => number): Handler {
+  let windowEnd = 0;
+  let used = 0;
+  return (request, response) => {
+    const t = now();
+    if (t >= windowEnd) {
+      windowEnd = (Math.floor(t / 1000) + 300) * 1000;
+      used = 0;
+    }
+    const spent = used >= limit;
+    if (!spent) used += 1;
+    const headers = {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remain': String(limit - used),
+      'x-ratelimit-reset': String(windowEnd / 1000),
+      'x-ratelimit-window': '5m',
+    };
+    if (spent) return json(429, { error: 'Too Many Requests' }, headers)(request, response);
+    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+    companiesHouse(request, response);
+  };
+}
+
+describe('Companies House: its rate limit window', () => {
+  it('stops asking once the window is spent, answers unavailable until X-Ratelimit-Reset, then asks again', async () => {
+    const now = fixedClock('2026-11-23T10:00:00.000Z');
+    override = windowed(3, () => now.now().getTime());
+    const waits: number[] = [];
+    const client = createUpstreamClient(
+      {
+        ...DEFAULT_UPSTREAM_POLICY,
+        name: COMPANIES_HOUSE_UPSTREAM_NAME,
+        budget: COMPANIES_HOUSE_BUDGET,
+        rateLimitHeaders: COMPANIES_HOUSE_RATE_LIMIT_HEADERS,
+        responseTimeoutMs: 300,
+      },
+      {
+        clock: now,
+        buckets: memoryTokenBuckets(() => now.now().getTime()),
+        wait: async (ms) => {
+          waits.push(ms);
+          now.advance(ms);
+        },
+      },
+    );
+    const ch = companiesHouseSource({ client, baseUrl: base, apiKey: API_KEY });
+    const look = () =>
+      ch.lookup({
+        countryCode: 'GB',
+        identifierType: 'registration_number',
+        normalized: '09990001',
+      });
+    expect((await look()).outcome).toBe('matched');
+    expect((await look()).outcome).toBe('matched');
+    // The third answer says nothing remains: the budget is drained until the window's end.
+    expect((await look()).outcome).toBe('matched');
+    expect(requests).toHaveLength(3);
+    const refused = await look();
+    expect(reasonOf(refused)).toMatch(/^budget_exhausted: /);
+    now.advance(200_000);
+    expect(reasonOf(await look())).toMatch(/^budget_exhausted: /);
+    expect(requests).toHaveLength(3);
+    expect(waits).toEqual([]);
+    now.advance(100_000);
+    expect((await look()).outcome).toBe('matched');
+    expect(requests).toHaveLength(4);
+    await client.close();
+  });
+
+  it('after a 429 (another process spent the window), retries nothing before the reset', async () => {
+    const now = fixedClock('2026-11-23T10:00:00.000Z');
+    override = windowed(1, () => now.now().getTime());
+    // Another process, sharing the key but not our budget store, spends the window.
+    await fetch(`${base}/company/09990001`, { headers: { authorization: EXPECTED_AUTH } });
+    requests.length = 0;
+    const client = createUpstreamClient(
+      {
+        ...DEFAULT_UPSTREAM_POLICY,
+        name: COMPANIES_HOUSE_UPSTREAM_NAME,
+        budget: COMPANIES_HOUSE_BUDGET,
+        rateLimitHeaders: COMPANIES_HOUSE_RATE_LIMIT_HEADERS,
+        responseTimeoutMs: 300,
+      },
+      { clock: now, buckets: memoryTokenBuckets(() => now.now().getTime()), wait: async () => {} },
+    );
+    const ch = companiesHouseSource({ client, baseUrl: base, apiKey: API_KEY });
+    const look = () =>
+      ch.lookup({
+        countryCode: 'GB',
+        identifierType: 'registration_number',
+        normalized: '09990001',
+      });
+    expect(reasonOf(await look())).toMatch(/^rate_limited: companies_house answered 429/);
+    expect(requests).toHaveLength(1);
+    expect(reasonOf(await look())).toMatch(/^budget_exhausted: /);
+    expect(requests).toHaveLength(1);
+    now.advance(300_000);
+    expect((await look()).outcome).toBe('matched');
+    expect(requests).toHaveLength(2);
+    await client.close();
   });
 });
 

@@ -75,7 +75,12 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
           LIVE_SOURCE_NAMES.map((name) => [name, registers[name].base]),
         ) as Record<LiveSourceName, string>,
       },
-      { database, clock: upstreamClock, buckets: memoryTokenBuckets() },
+      // The budgets read the registers' clock, so a window's reset is reached by moving it.
+      {
+        database,
+        clock: upstreamClock,
+        buckets: memoryTokenBuckets(() => upstreamClock.now().getTime()),
+      },
     );
     t = await startTestApp({ database, sources: { sandbox: sandboxSource(), live } });
     const created = await t.createKey({ environment: 'live' });
@@ -254,5 +259,48 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       await get(t.baseUrl, `/monitoring-events?monitor_id=${created.monitor.id}`, key),
     );
     expect(events.data.map((e: Json) => e.type)).toEqual(['vat.monitor.source_degraded']);
+  });
+  it('stops asking Companies House once its 429 says the window is spent, until X-Ratelimit-Reset', async () => {
+    // Companies House's 429: no Retry-After; the window's end in X-Ratelimit-Reset (epoch
+    // seconds), nothing left in X-Ratelimit-Remain (see test/sources/companies-house.test.ts).
+    const resetAt = upstreamClock.now().getTime() + 300_000;
+    registers.companies_house.respond(
+      json(
+        429,
+        { error: 'Too Many Requests' },
+        {
+          'x-ratelimit-limit': '600',
+          'x-ratelimit-remain': '0',
+          'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+          'x-ratelimit-window': '5m',
+        },
+      ),
+    );
+    const asked = registers.companies_house.requests.length;
+    const checkGb = async (identifier: string) => {
+      const response = await post(
+        t.baseUrl,
+        '/checks',
+        { identifier_type: 'registration_number', identifier, country_code: 'GB' },
+        key,
+      );
+      expect(response.status).toBe(201);
+      return readJson(response);
+    };
+    const limited = await checkGb('09990002');
+    expect(limited.registry_match_status).toBe('unavailable');
+    expect(limited.warnings.map((w: Json) => w.code)).toContain('registry_unavailable');
+    expect(registers.companies_house.requests.length).toBe(asked + 1);
+    // Until the reset, checks are unavailable without a request reaching Companies House.
+    upstreamClock.advance(120_000);
+    expect((await checkGb('09990003')).registry_match_status).toBe('unavailable');
+    expect(registers.companies_house.requests.length).toBe(asked + 1);
+    upstreamClock.advance(resetAt - upstreamClock.now().getTime() + 1000);
+    registers.companies_house.respond((request, response) => {
+      const answer = ANSWERS.companies_house(new URL(request.url ?? '/', 'http://register'));
+      json(answer.status, answer.body)(request, response);
+    });
+    expect((await checkGb('09990003')).registry_match_status).toBe('not_matched');
+    expect(registers.companies_house.requests.length).toBe(asked + 2);
   });
 });

@@ -168,6 +168,145 @@ describe('the upstream client', () => {
     await upstream.close();
   });
 
+  it.each([
+    ['400', 400],
+    ['404', 404],
+    ['410', 410],
+  ])(
+    'keeps its circuit closed through a run of %s answers (our request was wrong, the upstream is up)',
+    async (_name, status) => {
+      const upstream = client({
+        retries: 0,
+        breaker: { consecutiveFailures: 3, halfOpenAfterMs: 30_000 },
+      });
+      handler = json(status, { errors: [{ error: 'bad-request' }] });
+      for (let i = 0; i < 6; i++)
+        expect(await upstream.getJson(`${base}/x`)).not.toMatchObject({ reason: 'circuit_open' });
+      expect(hits).toBe(6);
+      handler = json(200, { up: true });
+      expect(await upstream.getJson(`${base}/x`)).toMatchObject({ kind: 'ok', body: { up: true } });
+      expect(hits).toBe(7);
+      await upstream.close();
+    },
+  );
+
+  it.each([
+    ['a 429', json(429, {})],
+    ['a 502', json(502, {})],
+    // Never answers (undici's timers are coarse: a late answer could still arrive in time).
+    ['a timeout', (() => {}) as Handler],
+  ])('still opens its circuit on a run of %s', async (_name, answer) => {
+    const upstream = client({
+      retries: 0,
+      breaker: { consecutiveFailures: 3, halfOpenAfterMs: 30_000 },
+    });
+    handler = answer;
+    for (let i = 0; i < 3; i++) await upstream.getJson(`${base}/x`);
+    expect(hits).toBe(3);
+    handler = json(200, {});
+    expect(await upstream.getJson(`${base}/x`)).toMatchObject({ reason: 'circuit_open' });
+    expect(hits).toBe(3);
+    await upstream.close();
+  });
+
+  describe('a register that tells its window in X-Ratelimit-Reset/Remain (Companies House)', () => {
+    const HEADERS = { remaining: 'x-ratelimit-remain', resetEpochSeconds: 'x-ratelimit-reset' };
+    /** The budget and the header arithmetic read the same injected clock; waits move it. */
+    function windowed(policy: Partial<UpstreamPolicy> = {}, waits: number[] = []) {
+      const now = fixedClock('2026-11-21T12:00:00.000Z');
+      const upstream = createUpstreamClient(
+        {
+          ...DEFAULT_UPSTREAM_POLICY,
+          name: 'test_register',
+          budget: { capacity: 10, refillPerSecond: 2 },
+          responseTimeoutMs: 300,
+          rateLimitHeaders: HEADERS,
+          ...policy,
+        },
+        {
+          clock: now,
+          buckets: memoryTokenBuckets(() => now.now().getTime()),
+          wait: async (ms) => {
+            waits.push(ms);
+            now.advance(ms);
+          },
+        },
+      );
+      const resetIn = (ms: number) => String(Math.floor((now.now().getTime() + ms) / 1000));
+      return { upstream, now, resetIn };
+    }
+
+    it('does not retry a 429 whose window resets after the deadline, and asks nothing more until the reset', async () => {
+      const waits: number[] = [];
+      const { upstream, now, resetIn } = windowed({ retries: 2 }, waits);
+      handler = json(429, {}, { 'x-ratelimit-remain': '0', 'x-ratelimit-reset': resetIn(240_000) });
+      expect(await upstream.getJson(`${base}/x`)).toMatchObject({
+        kind: 'unavailable',
+        reason: 'rate_limited',
+      });
+      expect(hits).toBe(1);
+      expect(waits).toEqual([]);
+      // The budget is drained until the reset: the register is not asked again before then (a call
+      // whose deadline reaches the reset waits for it instead).
+      handler = json(200, { ok: true });
+      now.advance(200_000);
+      expect(await upstream.getJson(`${base}/x`)).toMatchObject({
+        kind: 'unavailable',
+        reason: 'budget_exhausted',
+      });
+      expect(hits).toBe(1);
+      expect(waits).toEqual([]);
+      now.advance(40_000);
+      expect(await upstream.getJson(`${base}/x`)).toMatchObject({ kind: 'ok' });
+      expect(hits).toBe(2);
+      await upstream.close();
+    });
+
+    it('retries a 429 no sooner than its X-Ratelimit-Reset when the deadline allows it', async () => {
+      const waits: number[] = [];
+      const { upstream, resetIn } = windowed({ retries: 2 }, waits);
+      let calls = 0;
+      handler = (request, response) => {
+        calls += 1;
+        (calls === 1
+          ? json(429, {}, { 'x-ratelimit-remain': '0', 'x-ratelimit-reset': resetIn(3000) })
+          : json(200, { ok: true }))(request, response);
+      };
+      expect(await upstream.getJson(`${base}/x`)).toMatchObject({ kind: 'ok' });
+      expect(hits).toBe(2);
+      expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(3000);
+      await upstream.close();
+    });
+
+    it('drains its budget when a success says X-Ratelimit-Remain is 0', async () => {
+      const { upstream, now, resetIn } = windowed();
+      handler = json(
+        200,
+        { last: true },
+        {
+          'x-ratelimit-remain': '0',
+          'x-ratelimit-reset': resetIn(60_000),
+        },
+      );
+      expect(await upstream.getJson(`${base}/x`)).toMatchObject({ kind: 'ok' });
+      expect(await upstream.getJson(`${base}/x`)).toMatchObject({ reason: 'budget_exhausted' });
+      expect(hits).toBe(1);
+      now.advance(60_000);
+      expect(await upstream.getJson(`${base}/x`)).toMatchObject({ kind: 'ok' });
+      expect(hits).toBe(2);
+      await upstream.close();
+    });
+
+    it('leaves the budget alone while X-Ratelimit-Remain is above 0', async () => {
+      const { upstream, resetIn } = windowed();
+      handler = json(200, {}, { 'x-ratelimit-remain': '5', 'x-ratelimit-reset': resetIn(60_000) });
+      for (let i = 0; i < 3; i++)
+        expect(await upstream.getJson(`${base}/x`)).toMatchObject({ kind: 'ok' });
+      expect(hits).toBe(3);
+      await upstream.close();
+    });
+  });
+
   it('waits for its budget, and answers unavailable when the budget cannot refill in time', async () => {
     const waits: number[] = [];
     const upstream = client(

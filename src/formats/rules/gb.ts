@@ -22,14 +22,21 @@ export const gbVatRule: FormatRule = stdnumRule({
 });
 
 /**
- * Companies House number prefixes (two letters, then 6 digits). England and Wales companies have
- * none: 8 digits. Source: Companies House, "Company number prefixes" and the public register.
+ * Companies House number prefixes (two characters, then 6 digits). England and Wales companies
+ * have none: 8 digits. Source: the "List of Company Numbers and Prefixes" of Companies House's
+ * Uniform Resource Identifiers (URI) Customer Guide (adds ES and EN, Societates Europaeae in
+ * Scotland and Northern Ireland, to the prefixes found on the register), and OE for the Register
+ * of Overseas Entities that Companies House has kept since 1 August 2022 (Economic Crime
+ * (Transparency and Enforcement) Act 2022), whose numbers its own services check as
+ * `^OE[0-9]{6}$` (Companies House's oracle-query-api, "Invalid overseas entity number").
  */
 const CRN_PREFIXES: Record<string, string> = {
   AC: 'assurance company (England and Wales)',
   BR: 'UK establishment of an overseas company',
   CE: 'charitable incorporated organisation (England and Wales)',
   CS: 'charitable incorporated organisation (Scotland)',
+  EN: 'European public limited company (Societas Europaea, Northern Ireland)',
+  ES: 'European public limited company (Societas Europaea, Scotland)',
   FC: 'overseas company',
   GE: 'European Economic Interest Grouping (England and Wales)',
   GN: 'European Economic Interest Grouping (Northern Ireland)',
@@ -47,12 +54,13 @@ const CRN_PREFIXES: Record<string, string> = {
   NR: 'royal charter body (Northern Ireland)',
   NZ: 'not company act body (Northern Ireland)',
   OC: 'limited liability partnership (England and Wales)',
+  OE: 'overseas entity (Register of Overseas Entities)',
   R0: 'company registered before 1973 (Northern Ireland)',
   RC: 'royal charter body (England and Wales)',
   RS: 'registered society (Scotland)',
   SA: 'assurance company (Scotland)',
   SC: 'company (Scotland)',
-  SE: 'European public limited company (Societas Europaea)',
+  SE: 'European public limited company (Societas Europaea, England and Wales)',
   SF: 'overseas company (Scotland)',
   SG: 'Scottish qualifying partnership',
   SI: 'investment company with variable capital (Scotland)',
@@ -115,11 +123,12 @@ export const gbCompanyNumberRule: FormatRule = {
   identifierType: 'registration_number',
   name: 'Companies House company number',
   description:
-    '8 characters: 8 digits (England and Wales; leading zeros may be omitted) or a 2-character prefix such as SC, NI, OC or FC and 6 digits. There is no check digit.',
-  examples: ['00445790', '00102498', 'SC005336', 'NI000001', 'OC300001'],
+    '8 characters: 8 digits (England and Wales; leading zeros may be omitted) or a 2-character prefix such as SC, NI, OC, FC or OE (overseas entities) and 6 digits. There is no check digit.',
+  examples: ['00445790', '00102498', 'SC005336', 'NI000001', 'OC300001', 'OE000001'],
   pattern: `^([0-9]{8}|(${Object.keys(CRN_PREFIXES).join('|')})[0-9]{6})$`,
   checks: ['length', 'characters', 'component'],
   coverage: 'supported',
-  source: 'Companies House: company number format and prefixes',
+  source:
+    'Companies House: URI Customer Guide, list of company numbers and prefixes; OE for the Register of Overseas Entities',
   check: checkCompanyNumber,
 };

@@ -35,6 +35,19 @@ export const COMPANIES_HOUSE_UPSTREAM_NAME = 'companies_house';
  */
 export const COMPANIES_HOUSE_BUDGET: BucketPolicy = { capacity: 50, refillPerSecond: 1.8 };
 
+/**
+ * How Companies House tells its window: every answer carries `X-Ratelimit-Limit` (600),
+ * `X-Ratelimit-Remain`, `X-Ratelimit-Reset` (the window's end, epoch seconds) and
+ * `X-Ratelimit-Window` (`5m`), and its 429 carries no `Retry-After` (Companies House developer
+ * forum, "Companies House API limits", a Companies House reply listing the headers; developer
+ * specs, guides/rateLimiting: a 429 "for each request made within the remainder of the
+ * five-minute window"). The client drains the budget until the reset when they say it is spent.
+ */
+export const COMPANIES_HOUSE_RATE_LIMIT_HEADERS = {
+  remaining: 'x-ratelimit-remain',
+  resetEpochSeconds: 'x-ratelimit-reset',
+} as const;
+
 /** The public service where people read the register, and a company's page on it. */
 export const COMPANIES_HOUSE_REGISTER_URL =
   'https://find-and-update.company-information.service.gov.uk';

@@ -13,9 +13,11 @@ import type { BucketPolicy, TokenBucketStore } from '../../lib/token-bucket.js';
 /**
  * The one HTTP client of every registry source: a GET (or a search POST) of JSON with connect and response timeouts,
  * a response size cap, a budget (a token bucket per upstream, shared through Redis when configured),
- * a concurrency cap, retries of 429 and 5xx that honour `Retry-After` within the call's deadline,
- * and a circuit breaker (cockatiel) so that an upstream that is down answers `unavailable` at once
- * instead of piling up timeouts. Nothing here throws: every failure is an `unavailable` result with
+ * a concurrency cap, retries of 429 and 5xx that honour `Retry-After` (or the upstream's own
+ * window headers, `rateLimitHeaders`) within the call's deadline, and a circuit breaker (cockatiel)
+ * so that an upstream that is down answers `unavailable` at once instead of piling up timeouts.
+ * Only the upstream's failures open the breaker (no answer, 429, 5xx, a broken body); a 4xx that
+ * says our request was wrong (400, 401, 403, ...) does not, nor does a 404 or 410 (an answer). Nothing here throws: every failure is an `unavailable` result with
  * a reason, which the source turns into an `unavailable` finding.
  */
 
@@ -51,6 +53,13 @@ export interface UpstreamPolicy {
   retries: number;
   /** Consecutive failed calls that open the circuit, and how long it stays open. */
   breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
+  /**
+   * An upstream that tells its fixed window in headers instead of `Retry-After` (Companies House:
+   * `X-Ratelimit-Remain` and `X-Ratelimit-Reset`, epoch seconds). When the window is spent (a
+   * 429, or `remaining` 0) the budget is drained until the reset, so no request goes out that
+   * could only be refused, and a 429 is retried no sooner than the reset.
+   */
+  rateLimitHeaders?: { remaining: string; resetEpochSeconds: string };
 }
 
 export const DEFAULT_UPSTREAM_POLICY: Omit<UpstreamPolicy, 'name' | 'budget'> = {
@@ -139,14 +148,45 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
   const wait = deps.wait ?? ((ms: number) => sleep(ms));
   const limit = semaphore(policy.concurrency);
   const breaker: CircuitBreakerPolicy = circuitBreaker(
-    // Our own budget running dry says nothing about the upstream's health.
-    handleWhen((error) => error instanceof UpstreamFailure && error.reason !== 'budget_exhausted'),
+    // Our own budget running dry says nothing about the upstream's health, and neither does a 4xx
+    // refusing our request (a malformed number, a bad key): the upstream answered, so it is up.
+    handleWhen(
+      (error) =>
+        error instanceof UpstreamFailure &&
+        error.reason !== 'budget_exhausted' &&
+        error.reason !== 'rejected',
+    ),
     {
       halfOpenAfter: policy.breaker.halfOpenAfterMs,
       breaker: new ConsecutiveBreaker(policy.breaker.consecutiveFailures),
     },
   );
   const budgetKey = `upstream:${policy.name}`;
+
+  /**
+   * Milliseconds until the upstream's window resets when its headers say it is spent (a 429, or
+   * nothing remaining), after draining the budget until then; undefined otherwise.
+   */
+  async function spentWindow(
+    statusCode: number,
+    headers: Dispatcher.ResponseData['headers'],
+  ): Promise<number | undefined> {
+    const names = policy.rateLimitHeaders;
+    if (!names) return undefined;
+    const header = (name: string) => {
+      const value = headers[name];
+      return Number((Array.isArray(value) ? value[0] : value)?.trim() || Number.NaN);
+    };
+    const resetAt = header(names.resetEpochSeconds) * 1000;
+    const remaining = header(names.remaining);
+    if (!Number.isFinite(resetAt) || (statusCode !== 429 && remaining !== 0)) return undefined;
+    const forMs = Math.max(0, resetAt - deps.clock.now().getTime());
+    if (forMs > 0) {
+      // A store that is down only loses the drain: the next 429 says the same again.
+      await deps.buckets.drain(budgetKey, policy.budget, forMs).catch(() => undefined);
+    }
+    return forMs;
+  }
 
   /** Waits for a token of the budget, or fails when none comes before the deadline. */
   async function takeBudget(deadline: number): Promise<void> {
@@ -211,13 +251,15 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
         `${policy.name}: the response broke off`,
       );
     }
+    const untilReset = await spentWindow(statusCode, response.headers);
     // 410 Gone: a record the register has removed, which is not there either (not a failure).
     if (statusCode === 404 || statusCode === 410) return { kind: 'not_found' };
     if (statusCode === 429 || statusCode >= 500)
       throw new UpstreamFailure(
         statusCode === 429 ? 'rate_limited' : 'server_error',
         `${policy.name} answered ${statusCode}`,
-        retryAfterMs(response.headers['retry-after'], deps.clock.now()),
+        retryAfterMs(response.headers['retry-after'], deps.clock.now()) ??
+          (statusCode === 429 ? untilReset : undefined),
       );
     if (statusCode < 200 || statusCode >= 300)
       throw new UpstreamFailure('rejected', `${policy.name} answered ${statusCode}`);
