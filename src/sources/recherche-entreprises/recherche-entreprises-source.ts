@@ -22,8 +22,13 @@ import type { UpstreamClient } from '../upstream/upstream-client.js';
  */
 export const RECHERCHE_ENTREPRISES_DEFAULT_BASE_URL = 'https://recherche-entreprises.api.gouv.fr';
 
-/** Its documented limit: at most 7 requests per second (per IP address; 429 with Retry-After). */
-export const RECHERCHE_ENTREPRISES_BUDGET: BucketPolicy = { capacity: 7, refillPerSecond: 7 };
+/**
+ * Its documented limit: at most 7 requests per second per IP address (429 with Retry-After; the
+ * API's OpenAPI document, "Limite des requêtes"). A token bucket admits, in any 1-second window,
+ * its capacity plus what it refills in that second: 7 + 7 let 14 through. 2 + 5 never admit more
+ * than 7 in any second, keeping a burst of two and a sustained 5 a second.
+ */
+export const RECHERCHE_ENTREPRISES_BUDGET: BucketPolicy = { capacity: 2, refillPerSecond: 5 };
 
 /**
  * `etat_administratif` of the legal unit (unité légale) as SIRENE publishes it: `A` active, `C`
