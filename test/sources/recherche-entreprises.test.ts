@@ -223,6 +223,29 @@ describe('the recherche-entreprises adapter', () => {
     expect(company.registered_address).toBeUndefined();
   });
 
+  it('says a non-diffusible unit has no published name instead of taking [NON-DIFFUSIBLE] for one', async () => {
+    // open-api.yml: units that objected to publication have statut_diffusion "P" (diffusion
+    // partielle), and the directory shows their protected fields as "[NON-DIFFUSIBLE]"; for such a
+    // unit both nom_complet and nom_raison_sociale carry the marker.
+    api.respond(
+      json(
+        200,
+        pageWith({
+          nom_raison_sociale: '[NON-DIFFUSIBLE]',
+          nom_complet: '[NON-DIFFUSIBLE]',
+          statut_diffusion: 'P',
+        }),
+      ),
+    );
+    const company = matched(await lookup());
+    expect(company.legal_name).not.toContain('NON-DIFFUSIBLE');
+    expect(company.legal_name).toBe('Name not published by the register (SIREN 812345676)');
+    expect(company.legal_name_withheld).toMatch(/partial diffusion.*statut_diffusion P/);
+    // A diffusible unit carries no such note.
+    api.respond(json(200, fixture('recherche-entreprises', 'search-siren.json')));
+    expect(matched(await lookup()).legal_name_withheld).toBeUndefined();
+  });
+
   it('retries a 429 after its Retry-After, and answers unavailable when no retry is left', async () => {
     const waits: number[] = [];
     api.respond(

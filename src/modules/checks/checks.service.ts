@@ -103,16 +103,28 @@ async function registryFindings(
           evidence('registry_match', 'matched'),
           evidence('company_legal', lookup.company.raw_company_legal_status),
         ],
-        warnings: lookup.matchNote
-          ? [
-              {
-                dimension: 'registry_match',
-                code: 'matched_through_embedded_number',
-                message: lookup.matchNote,
-                retryable: false,
-              },
-            ]
-          : [],
+        warnings: [
+          ...(lookup.matchNote
+            ? [
+                {
+                  dimension: 'registry_match',
+                  code: 'matched_through_embedded_number',
+                  message: lookup.matchNote,
+                  retryable: false,
+                },
+              ]
+            : []),
+          ...(lookup.company.legal_name_withheld
+            ? [
+                {
+                  dimension: 'registry_match',
+                  code: 'legal_name_not_published',
+                  message: `The register holds this company but does not publish its name (${lookup.company.legal_name_withheld}); legal_name says so instead of giving one, and company_name was not compared.`,
+                  retryable: false,
+                },
+              ]
+            : []),
+        ],
       };
     }
     case 'ambiguous':
@@ -243,6 +255,15 @@ export async function createCheck(
       retrieved_at: now,
     });
   }
+  if (format.status === 'valid' && format.notice) {
+    // The number checked is not the one typed (a SIRET read as its SIREN): the caller must know.
+    warnings.push({
+      dimension: 'format',
+      code: 'read_as_carried_number',
+      message: format.notice,
+      retryable: false,
+    });
+  }
 
   let registry: RegistryFindings;
   if (format.status === 'invalid') {
@@ -269,6 +290,7 @@ export async function createCheck(
   if (
     request.company_name &&
     registry.company &&
+    !(lookup?.outcome === 'matched' && lookup.company.legal_name_withheld) &&
     !sameCompanyName(request.company_name, registry.company.legal_name)
   ) {
     warnings.push({

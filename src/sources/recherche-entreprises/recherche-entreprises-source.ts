@@ -121,10 +121,19 @@ function parseResult(item: unknown): Parsed {
   const siren = item.siren;
   if (typeof siren !== 'string' || !/^\d{9}$/.test(siren))
     throw new UnexpectedShape('siren is not 9 digits');
-  const name =
-    visible(optionalString(item, 'nom_raison_sociale')) ??
-    optionalString(item, 'nom_complet')?.trim();
+  const raisonSociale = optionalString(item, 'nom_raison_sociale');
+  const complet = optionalString(item, 'nom_complet');
+  // A unit under partial diffusion (statut_diffusion P: it objected to the publication of its
+  // data) has both names replaced by the marker: the register holds it, but says no name.
+  const withheld =
+    visible(raisonSociale) === undefined &&
+    visible(complet) === undefined &&
+    (raisonSociale?.trim() === MASKED || complet?.trim() === MASKED);
+  const name = withheld
+    ? `Name not published by the register (SIREN ${siren})`
+    : (visible(raisonSociale) ?? visible(complet));
   if (!name) throw new UnexpectedShape(`no name for ${siren}`);
+  const diffusion = optionalString(item, 'statut_diffusion');
   const etat = optionalString(item, 'etat_administratif');
   const nature = optionalString(item, 'nature_juridique');
   const created = optionalString(item, 'date_creation');
@@ -162,6 +171,11 @@ function parseResult(item: unknown): Parsed {
     ...(created ? { incorporation_date: created } : {}),
     ...(formatted ? { registered_address: { formatted } } : {}),
     ...(seat.city ? { city_or_state: seat.city } : {}),
+    ...(withheld
+      ? {
+          legal_name_withheld: `the directory shows ${MASKED} for it, the unit being under partial diffusion in SIRENE${diffusion ? ` (statut_diffusion ${diffusion})` : ''}`,
+        }
+      : {}),
   };
   return { record, places: [seat, ...(matching as Json[]).map(placeOf)] };
 }
