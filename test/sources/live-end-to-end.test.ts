@@ -77,6 +77,9 @@ const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unkn
   gleif: (url) => {
     const country = url.searchParams.get('filter[entity.legalAddress.country]');
     if (country === 'SE') return { status: 200, body: fixture('gleif', 'lei-records-se.json') };
+    // One number held at two courts (gleif.test.ts names where its shape comes from).
+    if (country === 'DE' && url.searchParams.get('filter[entity.registeredAs]') === 'HRB 12345')
+      return { status: 200, body: fixture('gleif', 'lei-records-de-two-courts.json') };
     if (country === 'DE') return { status: 200, body: fixture('gleif', 'lei-records-de.json') };
     return { status: 200, body: fixture('gleif', 'lei-records-empty.json') };
   },
@@ -270,6 +273,43 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     expect(check.warnings.find((w: Json) => w.code === 'legal_name_not_published').message).toMatch(
       /does not publish its name.*statut_diffusion P/,
     );
+  });
+
+  it('names the companies of an ambiguous number by legal name and cmp_ id, and the search that tells them apart', async () => {
+    const response = await post(
+      t.baseUrl,
+      '/checks',
+      { identifier_type: 'registration_number', identifier: 'HRB 12345', country_code: 'DE' },
+      key,
+    );
+    const check = await readJson(response);
+    expect(response.status, JSON.stringify(check)).toBe(201);
+    expect(check.registry_match_status).toBe('ambiguous');
+    const warning = check.warnings.find((w: Json) => w.code === 'registry_ambiguous');
+    const ids = [...warning.message.matchAll(/\((cmp_[0-9a-z]+)\)/g)].map((m) => m[1]);
+    expect(ids).toHaveLength(2);
+    // Each id is a stored company the caller can fetch, with the name the warning gives it.
+    const names: string[] = [];
+    for (const id of ids) {
+      const company = await readJson(await get(t.baseUrl, `/companies/${id}`, key));
+      expect(company.id).toBe(id);
+      expect(warning.message).toContain(`"${company.legal_name}" (${id})`);
+      names.push(company.legal_name);
+    }
+    expect(names.sort()).toEqual(['Fixture Handel GmbH', 'Fixture Logistik GmbH']);
+    expect(warning.message).toMatch(/city_or_state \(München, Hamburg\) tells them apart/);
+    // And that search does tell them apart.
+    const found = await readJson(
+      await post(
+        t.baseUrl,
+        '/companies/search',
+        { country_code: 'DE', registration_number: 'HRB 12345', city_or_state: ['Hamburg'] },
+        key,
+      ),
+    );
+    expect(found.data.map((c: Json) => [c.id, c.legal_name])).toEqual([
+      [ids[names.indexOf('Fixture Logistik GmbH')], 'Fixture Logistik GmbH'],
+    ]);
   });
 
   it('keeps GB VAT numbers not_supported in live, saying why', async () => {
