@@ -345,6 +345,7 @@ describe('the recherche-entreprises adapter', () => {
     expect(await sirens({ vatNumber: 'FR 19 812 345 676' })).toEqual(['812345676']);
     expect(await sirens({ vatNumber: '19812345676' })).toEqual(['812345676']);
     expect(await sirens({ registrationNumber: '812 345 676 00017' })).toEqual(['812345676']);
+    expect(await sirens({ registrationNumber: 'RCS Paris B 812 345 676' })).toEqual(['812345676']);
     expect(await sirens({ registrationNumber: '812345676', cityOrState: ['Lyon'] })).toEqual([]);
     expect(await sirens({ registrationNumber: '812345676', name: 'ateliers' })).toEqual([
       '812345676',
@@ -354,7 +355,7 @@ describe('the recherche-entreprises adapter', () => {
       [],
     );
     expect(api.requests.every((r) => r === '/search?q=812345676&page=1&per_page=25')).toBe(true);
-    expect(api.requests).toHaveLength(6);
+    expect(api.requests).toHaveLength(7);
   });
 
   it('answers unavailable for a failed or malformed search', async () => {

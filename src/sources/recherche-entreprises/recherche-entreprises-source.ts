@@ -1,4 +1,5 @@
 import { cleanIdentifier, type IdentifierType } from '../../formats/format-rule.js';
+import { checkFormat } from '../../formats/registry.js';
 import type { BucketPolicy } from '../../lib/token-bucket.js';
 import { isObject, type Json, optionalString, UnexpectedShape } from '../body-shape.js';
 import type {
@@ -270,7 +271,12 @@ export function rechercheEntreprisesSource(options: {
     const none: SearchResult = { outcome: 'ok', companies: [], source: RECHERCHE_ENTREPRISES_INFO };
     const sirens = new Set<string>();
     if (query.registrationNumber !== undefined) {
-      const siren = sirenOf('registration_number', cleanIdentifier(query.registrationNumber));
+      // The FR rule reads a SIRET or an RCS registration as its SIREN, as a check does.
+      const format = checkFormat('FR', 'registration_number', query.registrationNumber);
+      const siren = sirenOf(
+        'registration_number',
+        format.status === 'valid' ? format.normalized : cleanIdentifier(query.registrationNumber),
+      );
       if (!siren) return none;
       sirens.add(siren);
     }
