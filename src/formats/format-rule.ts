@@ -6,7 +6,15 @@ export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
 export type FormatCheck = 'length' | 'characters' | 'checksum' | 'prefix' | 'component';
 
 export type FormatOutcome =
-  | { status: 'valid'; normalized: string }
+  | {
+      status: 'valid';
+      normalized: string;
+      /**
+       * Set when the input was another number that carries this one (a French SIRET or RCS
+       * registration read as its SIREN): a check says so in a warning.
+       */
+      notice?: string;
+    }
   | { status: 'invalid'; normalized: string; reason: FormatCheck; message: string }
   | { status: 'not_supported'; normalized: string };
 

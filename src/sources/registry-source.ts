@@ -32,6 +32,12 @@ export interface CompanyRecord {
   website?: string;
   /** City, or US state, used by the search filter. */
   city_or_state?: string;
+  /**
+   * Set when the register holds the company but withholds its name (a French unit under partial
+   * diffusion): why, in words. `legal_name` then says the name is not published, and a check
+   * warns instead of presenting it as a name.
+   */
+  legal_name_withheld?: string;
 }
 
 /**

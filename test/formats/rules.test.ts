@@ -58,6 +58,7 @@ for (const [key, vectors] of Object.entries(VECTORS)) {
         expect(checkFormat(countryCode, identifierType, vector.input)).toEqual({
           status: 'valid',
           normalized: vector.normalized,
+          ...(vector.notice ? { notice: expect.stringContaining(vector.notice) } : {}),
         });
         if (rule?.pattern) expect(vector.normalized).toMatch(new RegExp(rule.pattern));
       });

@@ -15,6 +15,8 @@ export interface ValidVector {
   normalized: string;
   source: string;
   knownBug?: string;
+  /** A word the check's notice must contain (an input read as another number it carries). */
+  notice?: string;
 }
 
 export interface InvalidVector {
@@ -69,6 +71,10 @@ const AU_ACN = 'python-stdnum tests/test_au_acn.doctest (ACNs found online)';
 const CA_BN = 'python-stdnum tests/test_ca_bn.doctest';
 const BR_CNPJ = 'python-stdnum tests/test_br_cnpj.doctest (CNPJs found online)';
 const FR_SIREN = 'python-stdnum tests/test_fr_siren.doctest (SIRENs found online)';
+const FR_SIRET = 'python-stdnum stdnum/fr/siret.py doctest';
+const FR_SIRET_LA_POSTE =
+  'python-stdnum stdnum/fr/siret.py (La Poste: digits add up to a multiple of 5; head office is Luhn)';
+const FR_RCS = 'the SIREN of the python-stdnum stdnum/fr/siret.py doctest in an RCS mention';
 const CZ_ICO = 'python-stdnum tests/test_cz_ico.doctest';
 const EE_REG = 'python-stdnum tests/test_ee_registrikood.doctest';
 const DE_HR = 'python-stdnum tests/test_de_handelsregisternummer.doctest (numbers found online)';
@@ -450,11 +456,28 @@ export const VECTORS: Record<string, RuleVectors> = {
       v('500 674 056', '500674056', FR_SIREN),
       v('775 699 309', '775699309', FR_SIREN),
       v('3 1 0 1 8 8 4 2 0', '310188420', FR_SIREN),
+      // A SIRET or an RCS registration is read as the SIREN it carries, with a notice.
+      { ...v('732 829 320 00074', '732829320', FR_SIRET), notice: 'SIRET' },
+      { ...v('35600000049837', '356000000', FR_SIRET_LA_POSTE), notice: 'SIRET' },
+      { ...v('35600000000048', '356000000', FR_SIRET_LA_POSTE), notice: 'SIRET' },
+      { ...v('RCS Paris B 732 829 320', '732829320', FR_RCS), notice: 'RCS' },
+      { ...v('R.C.S. Évry B 732 829 320', '732829320', FR_RCS), notice: 'RCS' },
     ],
     invalid: [
       x('350792009', from('350792008', FR_SIREN, 'its check digit changed'), 'checksum'),
       x('50067405', from('500 674 056', FR_SIREN, 'one digit dropped'), 'length'),
       x('77569930A', from('775 699 309', FR_SIREN, 'a letter for the last digit'), 'characters'),
+      x('73282932000079', 'python-stdnum stdnum/fr/siret.py doctest', 'checksum'),
+      x(
+        '35600000049838',
+        from('35600000049837', FR_SIRET_LA_POSTE, 'its last digit changed'),
+        'checksum',
+      ),
+      x(
+        'RCS Paris B 732 829 321',
+        from('RCS Paris B 732 829 320', FR_RCS, 'its check digit changed'),
+        'checksum',
+      ),
     ],
   },
   'FR:vat_number': {

@@ -1,10 +1,14 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type BucketPolicy,
   memoryTokenBuckets,
   redisTokenBuckets,
   type TokenBucketStore,
 } from '../../src/lib/token-bucket.js';
+import { COMPANIES_HOUSE_BUDGET } from '../../src/sources/companies-house/companies-house-source.js';
+import { GLEIF_BUDGET } from '../../src/sources/gleif/gleif-source.js';
+import { RECHERCHE_ENTREPRISES_BUDGET } from '../../src/sources/recherche-entreprises/recherche-entreprises-source.js';
 
 describe('memory token buckets', () => {
   const perKey = { capacity: 50, refillPerSecond: 25 };
@@ -40,6 +44,42 @@ describe('memory token buckets', () => {
 });
 
 // The same semantics from the in-process store and the Lua script (a real Redis on 6379).
+/**
+ * The most requests a greedy caller (asking every `stepMs`, as often as it is let through, for 3
+ * windows) gets through in any window of `windowMs`, edges included. Injected clock, no timers.
+ */
+async function mostInAnyWindow(policy: BucketPolicy, windowMs: number, stepMs: number) {
+  let now = 0;
+  const store = memoryTokenBuckets(() => now);
+  const times: number[] = [];
+  for (now = 0; now <= 3 * windowMs; now += stepMs) {
+    while ((await store.take('upstream', policy)).allowed) times.push(now);
+  }
+  let most = 0;
+  let end = 0;
+  for (let start = 0; start < times.length; start++) {
+    while (end < times.length && (times[end] as number) <= (times[start] as number) + windowMs)
+      end++;
+    most = Math.max(most, end - start);
+  }
+  return most;
+}
+
+describe("upstream budgets keep their registers' documented limits", () => {
+  it.each([
+    ['recherche-entreprises: 7 per second', RECHERCHE_ENTREPRISES_BUDGET, 1000, 7, 1],
+    ['Companies House: 600 per 5 minutes', COMPANIES_HOUSE_BUDGET, 300_000, 600, 100],
+    ['GLEIF: 60 per minute', GLEIF_BUDGET, 60_000, 60, 10],
+  ])('%s', async (_name, policy, windowMs, limit, stepMs) => {
+    expect(await mostInAnyWindow(policy, windowMs, stepMs)).toBeLessThanOrEqual(limit);
+  });
+
+  it('a bucket lets its capacity plus a window of refill through in one window', async () => {
+    // Why a bucket of 7 refilled at 7 a second broke the French directory's 7 a second.
+    expect(await mostInAnyWindow({ capacity: 7, refillPerSecond: 7 }, 1000, 1)).toBe(14);
+  });
+});
+
 describe.each(['memory', 'redis'] as const)('peek and charge [%s]', (kind) => {
   // Refill so slow that the milliseconds a test takes never add a token.
   const policy = { capacity: 2, refillPerSecond: 0.001 };

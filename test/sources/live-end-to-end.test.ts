@@ -23,6 +23,38 @@ const FIXTURES = join(import.meta.dirname, '../fixtures/sources');
 const fixture = (source: string, name: string) =>
   JSON.parse(readFileSync(join(FIXTURES, source, name), 'utf8'));
 
+// The French directory's answers to a direct search by SIREN (its `q`), set by a test.
+const frenchUnits = new Map<string, unknown>();
+
+/**
+ * A unit under partial diffusion as the directory publishes it: open-api.yml (search-api,
+ * app/doc) gives statut_diffusion "P" (diffusion partielle) to units that objected to
+ * publication, whose protected fields read "[NON-DIFFUSIBLE]", both names included.
+ */
+function nonDiffusibleUnit(siren: string) {
+  const page = fixture('recherche-entreprises', 'search-siren.json');
+  const unit = page.results[0];
+  Object.assign(unit, {
+    siren,
+    nom_complet: '[NON-DIFFUSIBLE]',
+    nom_raison_sociale: '[NON-DIFFUSIBLE]',
+    sigle: null,
+    statut_diffusion: 'P',
+  });
+  Object.assign(unit.siege, {
+    siret: `${siren}00013`,
+    adresse: '[NON-DIFFUSIBLE]',
+    code_postal: '[NON-DIFFUSIBLE]',
+    latitude: '[NON-DIFFUSIBLE]',
+    longitude: '[NON-DIFFUSIBLE]',
+    coordonnees: '[NON-DIFFUSIBLE]',
+    statut_diffusion_etablissement: 'P',
+  });
+  unit.matching_etablissements = [];
+  unit.tva = [];
+  return page;
+}
+
 // Each register answers its sample record, whatever was asked; GLEIF by the country filtered on.
 const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unknown }> = {
   companies_house: (url) =>
@@ -35,14 +67,19 @@ const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unkn
     url.pathname === '/enheter' && url.searchParams.has('navn')
       ? { status: 200, body: fixture('brreg', 'search.json') }
       : { status: 200, body: fixture('brreg', 'enhet.json') },
-  recherche_entreprises: () => ({
+  recherche_entreprises: (url) => ({
     status: 200,
-    body: fixture('recherche-entreprises', 'search-siren.json'),
+    body:
+      frenchUnits.get(url.searchParams.get('q') ?? '') ??
+      fixture('recherche-entreprises', 'search-siren.json'),
   }),
   ares: () => ({ status: 200, body: fixture('ares', 'ekonomicky-subjekt.json') }),
   gleif: (url) => {
     const country = url.searchParams.get('filter[entity.legalAddress.country]');
     if (country === 'SE') return { status: 200, body: fixture('gleif', 'lei-records-se.json') };
+    // One number held at two courts (gleif.test.ts names where its shape comes from).
+    if (country === 'DE' && url.searchParams.get('filter[entity.registeredAs]') === 'HRB 12345')
+      return { status: 200, body: fixture('gleif', 'lei-records-de-two-courts.json') };
     if (country === 'DE') return { status: 200, body: fixture('gleif', 'lei-records-de.json') };
     return { status: 200, body: fixture('gleif', 'lei-records-empty.json') };
   },
@@ -184,6 +221,100 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     expect(check.evidence.find((e: Json) => e.dimension === 'registry_match').retrieved_at).toBe(
       fetchedAt,
     );
+  });
+
+  it.each([
+    ['812 345 676 00017', 'SIRET'],
+    ['RCS Paris B 812 345 676', 'RCS'],
+  ])(
+    'a live FR check of %s checks the SIREN it carries, and says so in a warning',
+    async (identifier, kind) => {
+      const asked = registers.recherche_entreprises.requests.length;
+      const response = await post(
+        t.baseUrl,
+        '/checks',
+        { identifier_type: 'registration_number', identifier, country_code: 'FR' },
+        key,
+      );
+      const check = await readJson(response);
+      expect(response.status, JSON.stringify(check)).toBe(201);
+      expect(check.identifier).toMatchObject({ input: identifier, normalized: '812345676' });
+      expect(check.format_status).toBe('valid');
+      expect(check.registry_match_status).toBe('matched');
+      expect(check.company.registration_number).toBe('812345676');
+      const warning = check.warnings.find((w: Json) => w.code === 'read_as_carried_number');
+      expect(warning).toMatchObject({ dimension: 'format', retryable: false });
+      expect(warning.message).toContain(kind);
+      expect(warning.message).toContain('812345676');
+      // Asked by the SIREN (or answered from the shared cache of that SIREN).
+      for (const path of registers.recherche_entreprises.requests.slice(asked))
+        expect(path).toContain('q=812345676');
+    },
+  );
+
+  it('says a non-diffusible FR unit has no published name, instead of giving [NON-DIFFUSIBLE] as one', async () => {
+    frenchUnits.set('912345675', nonDiffusibleUnit('912345675'));
+    const response = await post(
+      t.baseUrl,
+      '/checks',
+      {
+        identifier_type: 'registration_number',
+        identifier: '912345675',
+        country_code: 'FR',
+        company_name: 'Someone Else SARL',
+      },
+      key,
+    );
+    const check = await readJson(response);
+    expect(response.status, JSON.stringify(check)).toBe(201);
+    expect(check.registry_match_status).toBe('matched');
+    expect(JSON.stringify(check.company)).not.toContain('NON-DIFFUSIBLE');
+    expect(check.company.legal_name).toBe('Name not published by the register (SIREN 912345675)');
+    expect(check.company.registered_address).toBeUndefined();
+    const codes = check.warnings.map((w: Json) => w.code);
+    expect(codes).toContain('legal_name_not_published');
+    // No name was published, so none was compared with company_name.
+    expect(codes).not.toContain('company_name_mismatch');
+    expect(check.warnings.find((w: Json) => w.code === 'legal_name_not_published').message).toMatch(
+      /does not publish its name.*statut_diffusion P/,
+    );
+  });
+
+  it('names the companies of an ambiguous number by legal name and cmp_ id, and the search that tells them apart', async () => {
+    const response = await post(
+      t.baseUrl,
+      '/checks',
+      { identifier_type: 'registration_number', identifier: 'HRB 12345', country_code: 'DE' },
+      key,
+    );
+    const check = await readJson(response);
+    expect(response.status, JSON.stringify(check)).toBe(201);
+    expect(check.registry_match_status).toBe('ambiguous');
+    const warning = check.warnings.find((w: Json) => w.code === 'registry_ambiguous');
+    const ids = [...warning.message.matchAll(/\((cmp_[0-9a-z]+)\)/g)].map((m) => m[1]);
+    expect(ids).toHaveLength(2);
+    // Each id is a stored company the caller can fetch, with the name the warning gives it.
+    const names: string[] = [];
+    for (const id of ids) {
+      const company = await readJson(await get(t.baseUrl, `/companies/${id}`, key));
+      expect(company.id).toBe(id);
+      expect(warning.message).toContain(`"${company.legal_name}" (${id})`);
+      names.push(company.legal_name);
+    }
+    expect(names.sort()).toEqual(['Fixture Handel GmbH', 'Fixture Logistik GmbH']);
+    expect(warning.message).toMatch(/city_or_state \(München, Hamburg\) tells them apart/);
+    // And that search does tell them apart.
+    const found = await readJson(
+      await post(
+        t.baseUrl,
+        '/companies/search',
+        { country_code: 'DE', registration_number: 'HRB 12345', city_or_state: ['Hamburg'] },
+        key,
+      ),
+    );
+    expect(found.data.map((c: Json) => [c.id, c.legal_name])).toEqual([
+      [ids[names.indexOf('Fixture Logistik GmbH')], 'Fixture Logistik GmbH'],
+    ]);
   });
 
   it('keeps GB VAT numbers not_supported in live, saying why', async () => {

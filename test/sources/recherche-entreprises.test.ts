@@ -18,6 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type BucketPolicy, memoryTokenBuckets } from '../../src/lib/token-bucket.js';
 import {
   RECHERCHE_ENTREPRISES_BUDGET,
   RECHERCHE_ENTREPRISES_DEFAULT_BASE_URL,
@@ -86,7 +87,7 @@ describe('the recherche-entreprises adapter', () => {
     expect(RECHERCHE_ENTREPRISES_DEFAULT_BASE_URL).toBe(
       'https://recherche-entreprises.api.gouv.fr',
     );
-    expect(RECHERCHE_ENTREPRISES_BUDGET).toEqual({ capacity: 7, refillPerSecond: 7 });
+    expect(RECHERCHE_ENTREPRISES_BUDGET).toEqual({ capacity: 2, refillPerSecond: 5 });
     const fr = source();
     expect(fr.supports('FR', 'registration_number')).toBe(true);
     expect(fr.supports('FR', 'vat_number')).toBe(true);
@@ -111,6 +112,32 @@ describe('the recherche-entreprises adapter', () => {
         ],
       },
     ]);
+  });
+
+  it('never lets more than the documented 7 requests through in any 1-second window (injected clock)', async () => {
+    // open-api.yml (search-api, app/doc): "L'API accepte au maximum 7 requêtes par seconde par
+    // adresse IP". A caller that asks every millisecond for 5 seconds, as often as it is let
+    // through, is admitted as the budget allows; every window [t, t + 1000 ms] is then counted,
+    // edges included.
+    async function admitted(policy: BucketPolicy): Promise<number[]> {
+      let now = 0;
+      const buckets = memoryTokenBuckets(() => now);
+      const times: number[] = [];
+      for (now = 0; now <= 5000; now += 1) {
+        while ((await buckets.take('upstream:recherche_entreprises', policy)).allowed)
+          times.push(now);
+      }
+      return times;
+    }
+    const mostInASecond = (times: number[]) =>
+      Math.max(...times.map((t) => times.filter((u) => u >= t && u <= t + 1000).length));
+    const times = await admitted(RECHERCHE_ENTREPRISES_BUDGET);
+    expect(mostInASecond(times)).toBeLessThanOrEqual(7);
+    // Still a burst (two at once) and a sustained rate of 5 a second over the 5 seconds.
+    expect(times.slice(0, 2)).toEqual([0, 0]);
+    expect(times.length).toBeGreaterThanOrEqual(5 * 5);
+    // The bucket it replaces (7 tokens refilled at 7 a second) let 14 through in one second.
+    expect(mostInASecond(await admitted({ capacity: 7, refillPerSecond: 7 }))).toBe(14);
   });
 
   it('maps a legal unit found by its SIREN: name, SIREN, listed VAT numbers, form, creation date, seat, record URL and fetch time', async () => {
@@ -194,6 +221,29 @@ describe('the recherche-entreprises adapter', () => {
     const company = matched(await lookup());
     expect(company.legal_name).toBe('A. DUPONT');
     expect(company.registered_address).toBeUndefined();
+  });
+
+  it('says a non-diffusible unit has no published name instead of taking [NON-DIFFUSIBLE] for one', async () => {
+    // open-api.yml: units that objected to publication have statut_diffusion "P" (diffusion
+    // partielle), and the directory shows their protected fields as "[NON-DIFFUSIBLE]"; for such a
+    // unit both nom_complet and nom_raison_sociale carry the marker.
+    api.respond(
+      json(
+        200,
+        pageWith({
+          nom_raison_sociale: '[NON-DIFFUSIBLE]',
+          nom_complet: '[NON-DIFFUSIBLE]',
+          statut_diffusion: 'P',
+        }),
+      ),
+    );
+    const company = matched(await lookup());
+    expect(company.legal_name).not.toContain('NON-DIFFUSIBLE');
+    expect(company.legal_name).toBe('Name not published by the register (SIREN 812345676)');
+    expect(company.legal_name_withheld).toMatch(/partial diffusion.*statut_diffusion P/);
+    // A diffusible unit carries no such note.
+    api.respond(json(200, fixture('recherche-entreprises', 'search-siren.json')));
+    expect(matched(await lookup()).legal_name_withheld).toBeUndefined();
   });
 
   it('retries a 429 after its Retry-After, and answers unavailable when no retry is left', async () => {
@@ -295,6 +345,7 @@ describe('the recherche-entreprises adapter', () => {
     expect(await sirens({ vatNumber: 'FR 19 812 345 676' })).toEqual(['812345676']);
     expect(await sirens({ vatNumber: '19812345676' })).toEqual(['812345676']);
     expect(await sirens({ registrationNumber: '812 345 676 00017' })).toEqual(['812345676']);
+    expect(await sirens({ registrationNumber: 'RCS Paris B 812 345 676' })).toEqual(['812345676']);
     expect(await sirens({ registrationNumber: '812345676', cityOrState: ['Lyon'] })).toEqual([]);
     expect(await sirens({ registrationNumber: '812345676', name: 'ateliers' })).toEqual([
       '812345676',
@@ -304,7 +355,7 @@ describe('the recherche-entreprises adapter', () => {
       [],
     );
     expect(api.requests.every((r) => r === '/search?q=812345676&page=1&per_page=25')).toBe(true);
-    expect(api.requests).toHaveLength(6);
+    expect(api.requests).toHaveLength(7);
   });
 
   it('answers unavailable for a failed or malformed search', async () => {

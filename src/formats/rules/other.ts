@@ -227,16 +227,68 @@ export const euRegistrationRules: FormatRule[] = [
     '9 or 14 digits with check digits',
     'Statistics Poland',
   ],
-].map(([countryCode, name, validator, examples, pattern, text, authority]) =>
-  stdnumRule({
-    countryCode: countryCode as string,
-    identifierType: 'registration_number',
-    name: name as string,
-    description: `${text}.`,
-    validator: validator as StdnumValidator,
-    examples: examples as string[],
-    pattern: pattern as string,
+]
+  .map(([countryCode, name, validator, examples, pattern, text, authority]) =>
+    stdnumRule({
+      countryCode: countryCode as string,
+      identifierType: 'registration_number',
+      name: name as string,
+      description: `${text}.`,
+      validator: validator as StdnumValidator,
+      examples: examples as string[],
+      pattern: pattern as string,
+      checks: ['length', 'characters', 'checksum'],
+      source: source(authority as string),
+    }),
+  )
+  .map((rule) => (rule.countryCode === 'FR' ? frenchRegistration(rule) : rule));
+
+const stdnumSiret = validatorOf('FR', 'siret');
+/** `RCS <city> [A|B] <SIREN>` once cleaned: the registry's city, A (trader) or B (company). */
+const RCS = /^RCS(\p{L}+?)([AB])?([0-9]{9})$/u;
+
+/**
+ * The FR registration number is the SIREN (the legal unit). People also paste the two numbers
+ * that carry it: a SIRET (the SIREN and a 5-digit establishment number, NIC) from an invoice, and
+ * the trade-register mention "RCS Paris B 552 008 443". Both are read as their SIREN, and the
+ * check says so. A SIRET is checked as python-stdnum's stdnum/fr/siret.py does (via stdnum's
+ * FR.siret): Luhn over the 14 digits, except La Poste's establishments (SIREN 356000000 but its
+ * head office 35600000000048), whose digits add up to a multiple of 5; then its SIREN's own Luhn.
+ */
+function frenchRegistration(siren: FormatRule): FormatRule {
+  function check(input: string): FormatOutcome {
+    const value = cleanIdentifier(input);
+    if (/^[0-9]{14}$/.test(value)) {
+      if (!stdnumSiret.validate(value).isValid)
+        return {
+          status: 'invalid',
+          normalized: value,
+          reason: 'checksum',
+          message: 'fails its check digit (as a SIRET: a SIREN and a 5-digit establishment number)',
+        };
+      const outcome = siren.check(value.slice(0, 9));
+      if (outcome.status !== 'valid') return outcome;
+      return {
+        ...outcome,
+        notice: `A SIRET (an establishment's number) was given; the company's SIREN ${outcome.normalized}, its first 9 digits, was checked.`,
+      };
+    }
+    const rcs = RCS.exec(value);
+    if (rcs?.[3]) {
+      const outcome = siren.check(rcs[3]);
+      if (outcome.status !== 'valid') return outcome;
+      return {
+        ...outcome,
+        notice: `An RCS registration was given; the SIREN ${outcome.normalized} it carries was checked.`,
+      };
+    }
+    return siren.check(input);
+  }
+  return {
+    ...siren,
+    description:
+      '9 digits with a Luhn check (the SIREN). A 14-digit SIRET (the SIREN and a 5-digit establishment number, with a Luhn check over all 14 except for La Poste, whose digits add up to a multiple of 5) and an RCS registration ("RCS Paris B 552 008 443") are accepted and read as the SIREN they carry.',
     checks: ['length', 'characters', 'checksum'],
-    source: source(authority as string),
-  }),
-);
+    check,
+  };
+}

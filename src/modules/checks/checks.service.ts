@@ -6,7 +6,8 @@ import type { Page, PageRequest, Paginator } from '../../http/pagination.js';
 import { HttpProblem } from '../../http/problems.js';
 import { toTimestamp } from '../../lib/clock.js';
 import { isIdOf } from '../../lib/ids.js';
-import type { LookupResult, RegistrySource } from '../../sources/registry-source.js';
+import type { CompanyRecord, LookupResult, RegistrySource } from '../../sources/registry-source.js';
+import { foldText } from '../../sources/source-text.js';
 import type { Principal } from '../accounts/key-verifier.js';
 import type { Company } from '../companies/companies.schemas.js';
 import {
@@ -65,6 +66,27 @@ function registryNotSupported(
   };
 }
 
+/** How many of an ambiguous number's companies a check names (and stores). */
+const AMBIGUOUS_NAMED = 5;
+
+/**
+ * Names the companies that carry an ambiguous number and says which search tells them apart: a
+ * search by the number and `city_or_state` does when the register gives each a different city
+ * (the search filters the number's companies by city); otherwise no search does, and the caller
+ * chooses by id.
+ */
+function ambiguousMessage(all: readonly CompanyRecord[], named: readonly Company[]): string {
+  const list = named.map((c) => `"${c.legal_name}" (${c.id})`).join(', ');
+  const more = all.length > named.length ? `, and ${all.length - named.length} more` : '';
+  const cities = all.map((c) => c.city_or_state);
+  const distinct = new Set(cities.map((c) => (c === undefined ? undefined : foldText(c))));
+  const apart =
+    cities.every((c) => c !== undefined) && distinct.size === all.length
+      ? `POST /companies/search with this registration_number and city_or_state (${cities.join(', ')}) tells them apart.`
+      : 'The register gives them no different city, so no search tells them apart: choose by id (GET /companies/{id}).';
+  return `${all.length} companies in the registry carry this number: ${list}${more}. ${apart}`;
+}
+
 async function registryFindings(
   db: Kysely<Database>,
   deps: CompaniesDeps,
@@ -103,19 +125,41 @@ async function registryFindings(
           evidence('registry_match', 'matched'),
           evidence('company_legal', lookup.company.raw_company_legal_status),
         ],
-        warnings: lookup.matchNote
-          ? [
-              {
-                dimension: 'registry_match',
-                code: 'matched_through_embedded_number',
-                message: lookup.matchNote,
-                retryable: false,
-              },
-            ]
-          : [],
+        warnings: [
+          ...(lookup.matchNote
+            ? [
+                {
+                  dimension: 'registry_match',
+                  code: 'matched_through_embedded_number',
+                  message: lookup.matchNote,
+                  retryable: false,
+                },
+              ]
+            : []),
+          ...(lookup.company.legal_name_withheld
+            ? [
+                {
+                  dimension: 'registry_match',
+                  code: 'legal_name_not_published',
+                  message: `The register holds this company but does not publish its name (${lookup.company.legal_name_withheld}); legal_name says so instead of giving one, and company_name was not compared.`,
+                  retryable: false,
+                },
+              ]
+            : []),
+        ],
       };
     }
-    case 'ambiguous':
+    case 'ambiguous': {
+      // The candidates are stored as companies, as a search stores its results, so the warning
+      // can name each by a `cmp_` id the caller can fetch (GET /companies/{id}).
+      const named = await saveCompanySnapshots(
+        db,
+        deps,
+        scopeOf(principal),
+        origin,
+        lookup.companies.slice(0, AMBIGUOUS_NAMED),
+        fetchedAt,
+      );
       return {
         registry_match_status: 'ambiguous',
         // Several companies, no one legal status: that finding was not made.
@@ -125,11 +169,12 @@ async function registryFindings(
           {
             dimension: 'registry_match',
             code: 'registry_ambiguous',
-            message: `${lookup.companies.length} companies in the registry carry this number; search by name (POST /companies/search) to tell them apart.`,
+            message: ambiguousMessage(lookup.companies, named),
             retryable: false,
           },
         ],
       };
+    }
     case 'not_matched':
       return {
         registry_match_status: 'not_matched',
@@ -243,6 +288,15 @@ export async function createCheck(
       retrieved_at: now,
     });
   }
+  if (format.status === 'valid' && format.notice) {
+    // The number checked is not the one typed (a SIRET read as its SIREN): the caller must know.
+    warnings.push({
+      dimension: 'format',
+      code: 'read_as_carried_number',
+      message: format.notice,
+      retryable: false,
+    });
+  }
 
   let registry: RegistryFindings;
   if (format.status === 'invalid') {
@@ -269,6 +323,7 @@ export async function createCheck(
   if (
     request.company_name &&
     registry.company &&
+    !(lookup?.outcome === 'matched' && lookup.company.legal_name_withheld) &&
     !sameCompanyName(request.company_name, registry.company.legal_name)
   ) {
     warnings.push({

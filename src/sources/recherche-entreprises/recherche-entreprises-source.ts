@@ -1,4 +1,5 @@
 import { cleanIdentifier, type IdentifierType } from '../../formats/format-rule.js';
+import { checkFormat } from '../../formats/registry.js';
 import type { BucketPolicy } from '../../lib/token-bucket.js';
 import { isObject, type Json, optionalString, UnexpectedShape } from '../body-shape.js';
 import type {
@@ -22,8 +23,13 @@ import type { UpstreamClient } from '../upstream/upstream-client.js';
  */
 export const RECHERCHE_ENTREPRISES_DEFAULT_BASE_URL = 'https://recherche-entreprises.api.gouv.fr';
 
-/** Its documented limit: at most 7 requests per second (per IP address; 429 with Retry-After). */
-export const RECHERCHE_ENTREPRISES_BUDGET: BucketPolicy = { capacity: 7, refillPerSecond: 7 };
+/**
+ * Its documented limit: at most 7 requests per second per IP address (429 with Retry-After; the
+ * API's OpenAPI document, "Limite des requêtes"). A token bucket admits, in any 1-second window,
+ * its capacity plus what it refills in that second: 7 + 7 let 14 through. 2 + 5 never admit more
+ * than 7 in any second, keeping a burst of two and a sustained 5 a second.
+ */
+export const RECHERCHE_ENTREPRISES_BUDGET: BucketPolicy = { capacity: 2, refillPerSecond: 5 };
 
 /**
  * `etat_administratif` of the legal unit (unité légale) as SIRENE publishes it: `A` active, `C`
@@ -116,10 +122,19 @@ function parseResult(item: unknown): Parsed {
   const siren = item.siren;
   if (typeof siren !== 'string' || !/^\d{9}$/.test(siren))
     throw new UnexpectedShape('siren is not 9 digits');
-  const name =
-    visible(optionalString(item, 'nom_raison_sociale')) ??
-    optionalString(item, 'nom_complet')?.trim();
+  const raisonSociale = optionalString(item, 'nom_raison_sociale');
+  const complet = optionalString(item, 'nom_complet');
+  // A unit under partial diffusion (statut_diffusion P: it objected to the publication of its
+  // data) has both names replaced by the marker: the register holds it, but says no name.
+  const withheld =
+    visible(raisonSociale) === undefined &&
+    visible(complet) === undefined &&
+    (raisonSociale?.trim() === MASKED || complet?.trim() === MASKED);
+  const name = withheld
+    ? `Name not published by the register (SIREN ${siren})`
+    : (visible(raisonSociale) ?? visible(complet));
   if (!name) throw new UnexpectedShape(`no name for ${siren}`);
+  const diffusion = optionalString(item, 'statut_diffusion');
   const etat = optionalString(item, 'etat_administratif');
   const nature = optionalString(item, 'nature_juridique');
   const created = optionalString(item, 'date_creation');
@@ -157,6 +172,11 @@ function parseResult(item: unknown): Parsed {
     ...(created ? { incorporation_date: created } : {}),
     ...(formatted ? { registered_address: { formatted } } : {}),
     ...(seat.city ? { city_or_state: seat.city } : {}),
+    ...(withheld
+      ? {
+          legal_name_withheld: `the directory shows ${MASKED} for it, the unit being under partial diffusion in SIRENE${diffusion ? ` (statut_diffusion ${diffusion})` : ''}`,
+        }
+      : {}),
   };
   return { record, places: [seat, ...(matching as Json[]).map(placeOf)] };
 }
@@ -251,7 +271,12 @@ export function rechercheEntreprisesSource(options: {
     const none: SearchResult = { outcome: 'ok', companies: [], source: RECHERCHE_ENTREPRISES_INFO };
     const sirens = new Set<string>();
     if (query.registrationNumber !== undefined) {
-      const siren = sirenOf('registration_number', cleanIdentifier(query.registrationNumber));
+      // The FR rule reads a SIRET or an RCS registration as its SIREN, as a check does.
+      const format = checkFormat('FR', 'registration_number', query.registrationNumber);
+      const siren = sirenOf(
+        'registration_number',
+        format.status === 'valid' ? format.normalized : cleanIdentifier(query.registrationNumber),
+      );
       if (!siren) return none;
       sirens.add(siren);
     }
