@@ -23,6 +23,15 @@ const FIXTURES = join(import.meta.dirname, '../fixtures/sources');
 const fixture = (source: string, name: string) =>
   JSON.parse(readFileSync(join(FIXTURES, source, name), 'utf8'));
 
+// Brønnøysund's other units by path: a unit in forced dissolution outside the VAT register, one in
+// restructuring, and a sub-unit (no main unit has its number) of the sample unit.
+const BRREG_UNITS: Record<string, { status: number; body: unknown }> = {
+  '/enheter/987654325': { status: 200, body: fixture('brreg', 'enhet-tvangsopplost.json') },
+  '/enheter/911223341': { status: 200, body: fixture('brreg', 'enhet-rekonstruksjon.json') },
+  '/enheter/973111221': { status: 404, body: { status: 404, error: 'Not Found' } },
+  '/underenheter/973111221': { status: 200, body: fixture('brreg', 'underenhet.json') },
+};
+
 // Each register answers its sample record, whatever was asked; GLEIF by the country filtered on.
 const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unknown }> = {
   companies_house: (url) =>
@@ -34,7 +43,7 @@ const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unkn
   brreg: (url) =>
     url.pathname === '/enheter' && url.searchParams.has('navn')
       ? { status: 200, body: fixture('brreg', 'search.json') }
-      : { status: 200, body: fixture('brreg', 'enhet.json') },
+      : (BRREG_UNITS[url.pathname] ?? { status: 200, body: fixture('brreg', 'enhet.json') }),
   recherche_entreprises: () => ({
     status: 200,
     body: fixture('recherche-entreprises', 'search-siren.json'),
@@ -158,6 +167,60 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       expect(await credits()).toBe(before + 1);
     },
   );
+
+  it('reports what Brønnøysund says: forced dissolution, restructuring, a sub-unit with its parent, a VAT number outside the VAT register', async () => {
+    const check = async (identifier_type: string, identifier: string) =>
+      readJson(
+        await post(t.baseUrl, '/checks', { identifier_type, identifier, country_code: 'NO' }, key),
+      );
+    const dissolving = await check('vat_number', 'NO987654325MVA');
+    expect(dissolving.registry_match_status).toBe('matched');
+    expect(dissolving.company_legal_status).toBe('liquidation');
+    // The register's VAT flag is company-record evidence: no tax authority was asked.
+    expect(dissolving.tax_authority_status).toBe('not_supported');
+    expect(dissolving.company.vat_numbers).toEqual([]);
+    expect(dissolving.warnings).toEqual([
+      expect.objectContaining({
+        dimension: 'registry_match',
+        code: 'vat_not_registered_in_company_record',
+        retryable: false,
+      }),
+    ]);
+    expect(
+      dissolving.evidence.map((e: Json) => [e.dimension, e.source_type, e.raw_status]),
+    ).toEqual([
+      ['format', 'vatfind_rules', undefined],
+      ['registry_match', 'government_registry', 'matched'],
+      ['registry_match', 'government_registry', 'registrertIMvaregisteret false'],
+      [
+        'company_legal',
+        'government_registry',
+        'underTvangsavviklingEllerTvangsopplosning; tvangsopplostPgaMangelfulltStyreDato 2024-02-12',
+      ],
+    ]);
+
+    const restructuring = await check('registration_number', '911223341');
+    expect(restructuring.company_legal_status).toBe('insolvency');
+    expect(restructuring.company.raw_company_legal_status).toBe(
+      'underRekonstruksjonsforhandlingDato 2025-09-15',
+    );
+
+    const subUnit = await check('registration_number', '973111221');
+    expect(subUnit.registry_match_status).toBe('matched');
+    expect(subUnit.company.legal_name).toBe('FJORDLYS TEKNIKK AS AVD STAVANGER');
+    expect(subUnit.company_legal_status).toBe('active');
+    expect(subUnit.warnings).toEqual([
+      expect.objectContaining({ code: 'matched_sub_unit', dimension: 'registry_match' }),
+    ]);
+    expect(subUnit.warnings[0].message).toContain('995525828');
+    expect(subUnit.evidence).toContainEqual(
+      expect.objectContaining({
+        dimension: 'registry_match',
+        raw_status: 'underenhet; overordnetEnhet 995525828',
+        source_url: 'https://data.brreg.no/enhetsregisteret/oppslag/underenheter/973111221',
+      }),
+    );
+  });
 
   it('answers a second check of the same record from the shared cache, keeping the original retrieved_at', async () => {
     const asked = registers.ares.requests.length;

@@ -101,18 +101,27 @@ async function registryFindings(
         ...(company ? { company } : {}),
         evidence: [
           evidence('registry_match', 'matched'),
+          ...(lookup.notes ?? []).map((note) => evidence('registry_match', note.raw_status)),
           evidence('company_legal', lookup.company.raw_company_legal_status),
         ],
-        warnings: lookup.matchNote
-          ? [
-              {
-                dimension: 'registry_match',
-                code: 'matched_through_embedded_number',
-                message: lookup.matchNote,
-                retryable: false,
-              },
-            ]
-          : [],
+        warnings: [
+          ...(lookup.matchNote
+            ? [
+                {
+                  dimension: 'registry_match',
+                  code: 'matched_through_embedded_number',
+                  message: lookup.matchNote,
+                  retryable: false,
+                },
+              ]
+            : []),
+          ...(lookup.notes ?? []).map((note) => ({
+            dimension: 'registry_match',
+            code: note.code,
+            message: note.message,
+            retryable: false,
+          })),
+        ],
       };
     }
     case 'ambiguous':
