@@ -48,7 +48,10 @@ const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unkn
     status: 200,
     body: fixture('recherche-entreprises', 'search-siren.json'),
   }),
-  ares: () => ({ status: 200, body: fixture('ares', 'ekonomicky-subjekt.json') }),
+  ares: (url) =>
+    url.pathname === '/ekonomicke-subjekty/25596641'
+      ? { status: 200, body: fixture('ares', 'ekonomicky-subjekt-insolvence.json') }
+      : { status: 200, body: fixture('ares', 'ekonomicky-subjekt.json') },
   gleif: (url) => {
     const country = url.searchParams.get('filter[entity.legalAddress.country]');
     if (country === 'SE') return { status: 200, body: fixture('gleif', 'lei-records-se.json') };
@@ -220,6 +223,34 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
         source_url: 'https://data.brreg.no/enhetsregisteret/oppslag/underenheter/973111221',
       }),
     );
+  });
+
+  it('reports what ARES says: an active insolvency-register record, a DIČ whose VAT source is not active', async () => {
+    const check = await readJson(
+      await post(
+        t.baseUrl,
+        '/checks',
+        { identifier_type: 'vat_number', identifier: 'CZ25596641', country_code: 'CZ' },
+        key,
+      ),
+    );
+    expect(check.registry_match_status).toBe('matched');
+    expect(check.company_legal_status).toBe('insolvency');
+    expect(check.tax_authority_status).toBe('not_supported');
+    expect(check.company.vat_numbers).toEqual([]);
+    expect(check.warnings).toEqual([
+      expect.objectContaining({
+        dimension: 'registry_match',
+        code: 'vat_not_registered_in_company_record',
+        retryable: false,
+      }),
+    ]);
+    expect(check.evidence.map((e: Json) => [e.dimension, e.raw_status])).toEqual([
+      ['format', undefined],
+      ['registry_match', 'matched'],
+      ['registry_match', 'stavZdrojeDph NEEXISTUJICI'],
+      ['company_legal', 'stavZdrojeIr AKTIVNI'],
+    ]);
   });
 
   it('answers a second check of the same record from the shared cache, keeping the original retrieved_at', async () => {
