@@ -22,7 +22,8 @@
  *   tvangsavvikletPgaManglendeSlettingDato, tvangsopplostPgaManglende{DagligLeder,Revisor,
  *   Regnskap}Dato, tvangsopplostPgaMangelfulltStyreDato, underRekonstruksjonsforhandlingDato,
  *   underUtenlandskInsolvensbehandlingDato).
- * - underenhet.json: the Underenhet of `GET /underenheter/{orgnr}` in the same documentation
+ * - underenhet.json: the Underenhet of `GET /underenheter/{orgnr}` in the same documentation (with
+ *   slettedato and nedleggelsesdato, the dates of deletion and of closing down, when set)
  *   (organisasjonsnummer, navn, organisasjonsform BEDR, overordnetEnhet, beliggenhetsadresse,
  *   registrertIMvaregisteret, oppstartsdato, `_links.overordnetEnhet`); the published OpenAPI
  *   (specs/enhetsregisteret.json) names `overordnetEnhet` as the sub-unit search's parent filter.
@@ -293,6 +294,20 @@ describe('the Brønnøysund adapter', () => {
     register.respond(json(404, { status: 404, error: 'Not Found' }));
     expect(await lookupOrgnr('999000118')).toMatchObject({ outcome: 'not_matched' });
     expect(register.requests).toEqual(['/enheter/999000118', '/underenheter/999000118']);
+  });
+
+  it('answers a sub-unit closed down but not deleted (nedleggelsesdato) as inactive, without asking for its parent', async () => {
+    const sub = fixture('brreg', 'underenhet.json');
+    sub.nedleggelsesdato = '2024-10-31';
+    register.respond((request, response) =>
+      request.url?.startsWith('/underenheter/')
+        ? json(200, sub)(request, response)
+        : json(404, { status: 404 })(request, response),
+    );
+    const company = matched(await lookupOrgnr('973111221'));
+    expect(register.requests).toEqual(['/enheter/973111221', '/underenheter/973111221']);
+    expect(company.company_legal_status).toBe('inactive');
+    expect(company.raw_company_legal_status).toBe('nedleggelsesdato 2024-10-31');
   });
 
   it('notes a VAT number whose unit the register records as outside the VAT register, in its own words', async () => {

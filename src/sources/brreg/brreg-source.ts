@@ -314,7 +314,8 @@ export function brregSource(options: {
    * establishment of a legal entity, which has its own organisation number and VAT-register flag).
    * It is matched and reported with its parent (`overordnetEnhet`); a sub-unit has no legal status
    * of its own, so a live one carries its parent's, asked for with `GET /enheter/{parent}`. A
-   * deleted sub-unit is `dissolved` by its own `slettedato`.
+   * deleted sub-unit is `dissolved` by its own `slettedato`, and one closed down but not yet
+   * deleted (`nedleggelsesdato`) is `inactive`.
    */
   async function lookupSubUnit(query: LookupQuery, orgnr: string): Promise<LookupResult> {
     const result = await client.getJson(`${base}/underenheter/${orgnr}`, headers);
@@ -333,7 +334,18 @@ export function brregSource(options: {
     } catch (error) {
       return malformedAnswer('brreg', error);
     }
-    if (company.company_legal_status === 'active') {
+    let closed: string | undefined;
+    try {
+      closed = optionalDate(result.body as Json, 'nedleggelsesdato');
+    } catch (error) {
+      return malformedAnswer('brreg', error);
+    }
+    if (company.company_legal_status === 'active' && closed) {
+      // Closed down (nedlagt) but not yet deleted: the establishment no longer operates, whatever
+      // its parent does.
+      company.company_legal_status = 'inactive';
+      company.raw_company_legal_status = `nedleggelsesdato ${closed}`;
+    } else if (company.company_legal_status === 'active') {
       const parent = await client.getJson(`${base}/enheter/${parentOrgnr}`, headers);
       if (parent.kind === 'unavailable') return unavailableFrom(parent);
       if (parent.kind === 'not_found') {
