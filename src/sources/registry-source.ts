@@ -50,6 +50,20 @@ export interface Provenance {
   retrievedAt?: Date;
   /** How the record was matched, when it is not the obvious way (a check shows it as a warning). */
   matchNote?: string;
+  /**
+   * What the register's record says beside the match that the caller must not miss (a sub-unit
+   * matched instead of a legal entity, a VAT number whose company the register records as outside
+   * the VAT register). A check shows each as a `registry_match` warning with this code, and as a
+   * `registry_match` evidence entry with the register's own wording as its `raw_status`.
+   */
+  notes?: RecordNote[];
+}
+
+/** One note of a matched record; `code` is one of the warning codes docs/decisions.md lists. */
+export interface RecordNote {
+  code: 'matched_sub_unit' | 'vat_not_registered_in_company_record';
+  message: string;
+  raw_status: string;
 }
 
 export type LookupResult =

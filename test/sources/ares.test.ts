@@ -11,6 +11,9 @@
  * VYSTUP_SUBJEKT_NENALEZEN, popis). The same shapes appear in published clients of the API.
  * - ekonomicky-subjekt.json: a subject that exists, VAT (DPH) registration active.
  * - ekonomicky-subjekt-zanikly.json: a subject that has ceased (datumZaniku set).
+ * - ekonomicky-subjekt-insolvence.json: a subject with an active record in the insolvency
+ *   register (seznamRegistraci.stavZdrojeIr AKTIVNI, the same SeznamRegistraci schema) and its
+ *   VAT (DPH) source not active (stavZdrojeDph NEEXISTUJICI).
  * - nenalezeno.json: the 404 body.
  * The names and numbers are made up (valid IČO check digits); they describe no real company.
  */
@@ -123,13 +126,55 @@ describe('the ARES adapter', () => {
   });
 
   it.each(Object.entries(ARES_LEGAL_STATUS))('maps %s to %s', async (row, status) => {
-    const ceased = row === 'datumZaniku';
-    ares.respond(
-      json(200, ceased ? fixture('ares', 'ekonomicky-subjekt-zanikly.json') : subject()),
-    );
-    const company = matched(await lookup(ceased ? '06400001' : '27100006'));
+    const bodies: Record<string, [Record<string, unknown>, string | undefined]> = {
+      datumZaniku: [fixture('ares', 'ekonomicky-subjekt-zanikly.json'), 'datumZaniku 2023-03-31'],
+      stavZdrojeIr: [fixture('ares', 'ekonomicky-subjekt-insolvence.json'), 'stavZdrojeIr AKTIVNI'],
+      bezDataZaniku: [subject(), undefined],
+    };
+    const [body, raw] = bodies[row] ?? [subject(), undefined];
+    ares.respond(json(200, body));
+    const company = matched(await lookup(body.ico as string));
     expect(company.company_legal_status).toBe(status);
-    expect(company.raw_company_legal_status).toBe(ceased ? 'datumZaniku 2023-03-31' : undefined);
+    expect(company.raw_company_legal_status).toBe(raw);
+  });
+
+  it('reads the insolvency register state: only AKTIVNI is insolvency, a closed record is kept as wording, a ceased subject is dissolved', async () => {
+    const withIr = async (stavZdrojeIr: string, change: Record<string, unknown> = {}) => {
+      const body = subject(change);
+      body.seznamRegistraci = { ...(body.seznamRegistraci as object), stavZdrojeIr };
+      ares.respond(json(200, body));
+      return matched(await lookup());
+    };
+    expect(await withIr('ZANIKLY')).toMatchObject({
+      company_legal_status: 'active',
+      raw_company_legal_status: 'stavZdrojeIr ZANIKLY',
+    });
+    expect((await withIr('NEEXISTUJICI')).raw_company_legal_status).toBeUndefined();
+    expect(await withIr('AKTIVNI', { datumZaniku: '2024-01-31' })).toMatchObject({
+      company_legal_status: 'dissolved',
+      raw_company_legal_status: 'datumZaniku 2024-01-31; stavZdrojeIr AKTIVNI',
+    });
+  });
+
+  it('notes a DIČ whose subject ARES reports outside the VAT register, in its own words', async () => {
+    const body = subject();
+    body.seznamRegistraci = { ...(body.seznamRegistraci as object), stavZdrojeDph: 'NEEXISTUJICI' };
+    ares.respond(json(200, body));
+    const result = await lookup('CZ27100006', 'vat_number');
+    expect(matched(result).vat_numbers).toEqual([]);
+    expect(result.outcome === 'matched' && result.notes).toEqual([
+      expect.objectContaining({
+        code: 'vat_not_registered_in_company_record',
+        raw_status: 'stavZdrojeDph NEEXISTUJICI',
+      }),
+    ]);
+    ares.respond(json(200, subject()));
+    const active = await lookup('CZ27100006', 'vat_number');
+    expect(active.outcome === 'matched' && active.notes).toBeUndefined();
+    // A lookup by IČO makes no claim about a VAT number.
+    ares.respond(json(200, body));
+    const byIco = await lookup();
+    expect(byIco.outcome === 'matched' && byIco.notes).toBeUndefined();
   });
 
   it('lists the DIČ as the VAT number unless ARES says the VAT registration is not active', async () => {

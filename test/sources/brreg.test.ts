@@ -14,6 +14,19 @@
  *   organisasjonsnummer and slettedato only).
  * - search.json, search-empty.json: a `GET /enheter` page (HAL: `_embedded.enheter`, `_links`,
  *   `page`); when nothing matches, `_embedded` is left out.
+ * - enhet-tvangsopplost.json (forced dissolution: `underTvangsavviklingEllerTvangsopplosning` and
+ *   `tvangsopplostPgaMangelfulltStyreDato`, outside the VAT register) and enhet-rekonstruksjon.json
+ *   (`underRekonstruksjonsforhandlingDato`): the Enhet of `GET /enheter/{orgnr}` as the API's
+ *   documentation (data.brreg.no/enhetsregisteret/api/dokumentasjon) publishes it, with the dated
+ *   status fields its bulk files and responses carry (konkursdato, underAvviklingDato,
+ *   tvangsavvikletPgaManglendeSlettingDato, tvangsopplostPgaManglende{DagligLeder,Revisor,
+ *   Regnskap}Dato, tvangsopplostPgaMangelfulltStyreDato, underRekonstruksjonsforhandlingDato,
+ *   underUtenlandskInsolvensbehandlingDato).
+ * - underenhet.json: the Underenhet of `GET /underenheter/{orgnr}` in the same documentation (with
+ *   slettedato and nedleggelsesdato, the dates of deletion and of closing down, when set)
+ *   (organisasjonsnummer, navn, organisasjonsform BEDR, overordnetEnhet, beliggenhetsadresse,
+ *   registrertIMvaregisteret, oppstartsdato, `_links.overordnetEnhet`); the published OpenAPI
+ *   (specs/enhetsregisteret.json) names `overordnetEnhet` as the sub-unit search's parent filter.
  * The names and numbers are made up (valid check digits); they describe no real company.
  */
 import { readFileSync } from 'node:fs';
@@ -22,6 +35,7 @@ import {
   BRREG_BUDGET,
   BRREG_DEFAULT_BASE_URL,
   BRREG_LEGAL_STATUS,
+  BRREG_SIGNAL_DATES,
   type BrregStatusSignal,
   brregSource,
 } from '../../src/sources/brreg/brreg-source.js';
@@ -154,7 +168,55 @@ describe('the Brønnøysund adapter', () => {
     register.respond(json(200, unit));
     const company = matched(await lookupOrgnr());
     expect(company.company_legal_status).toBe('insolvency');
-    expect(company.raw_company_legal_status).toBe('konkurs; underAvvikling');
+    expect(company.raw_company_legal_status).toBe(
+      'konkurs; konkursdato 2024-05-06; underAvvikling',
+    );
+  });
+
+  // The dated fields as the API's documentation (data.brreg.no/enhetsregisteret/api/dokumentasjon,
+  // the Enhet of `GET /enheter/{orgnr}`) and its bulk files name them: restructuring and foreign
+  // insolvency are published by their date alone, forced dissolution by one date per reason.
+  it.each([
+    ['konkursdato', 'insolvency'],
+    ['underRekonstruksjonsforhandlingDato', 'insolvency'],
+    ['underUtenlandskInsolvensbehandlingDato', 'insolvency'],
+    ['tvangsavvikletPgaManglendeSlettingDato', 'liquidation'],
+    ['tvangsopplostPgaManglendeDagligLederDato', 'liquidation'],
+    ['tvangsopplostPgaManglendeRevisorDato', 'liquidation'],
+    ['tvangsopplostPgaManglendeRegnskapDato', 'liquidation'],
+    ['tvangsopplostPgaMangelfulltStyreDato', 'liquidation'],
+    ['underAvviklingDato', 'liquidation'],
+  ])(
+    'reads the dated signal %s alone as %s, keeping the field and its date',
+    async (field, status) => {
+      const unit = fixture('brreg', 'enhet.json');
+      unit[field] = '2024-03-01';
+      register.respond(json(200, unit));
+      const company = matched(await lookupOrgnr());
+      expect(company.company_legal_status).toBe(status);
+      expect(company.raw_company_legal_status).toBe(`${field} 2024-03-01`);
+    },
+  );
+
+  it('reads every dated field of the table, and refuses a date that is not a date', async () => {
+    expect(Object.values(BRREG_SIGNAL_DATES).flat()).toHaveLength(9);
+    const unit = fixture('brreg', 'enhet.json');
+    unit.underRekonstruksjonsforhandlingDato = '01.03.2024';
+    register.respond(json(200, unit));
+    const result = await lookupOrgnr();
+    expect(result.outcome === 'unavailable' && result.reason).toMatch(
+      /underRekonstruksjonsforhandlingDato is not a YYYY-MM-DD date/,
+    );
+  });
+
+  it('reads a forced dissolution with its flag and the date of its reason', async () => {
+    const unit = fixture('brreg', 'enhet-tvangsopplost.json');
+    register.respond(json(200, unit));
+    const company = matched(await lookupOrgnr(unit.organisasjonsnummer as string));
+    expect(company.company_legal_status).toBe('liquidation');
+    expect(company.raw_company_legal_status).toBe(
+      'underTvangsavviklingEllerTvangsopplosning; tvangsopplostPgaMangelfulltStyreDato 2024-02-12',
+    );
   });
 
   it('uses the registration date when the unit has no founding date, and lists no VAT number outside the VAT register', async () => {
@@ -178,9 +240,110 @@ describe('the Brønnøysund adapter', () => {
     expect(matched(result).vat_numbers).toEqual(['NO995525828MVA']);
   });
 
+  it("finds a sub-unit (underenhet) when no main unit has the number, and reports it with its parent and the parent's status", async () => {
+    const parent = fixture('brreg', 'enhet.json');
+    Object.assign(parent, { konkurs: true, konkursdato: '2024-05-06' });
+    register.respond((request, response) => {
+      const bodies: Record<string, [number, unknown]> = {
+        '/enheter/973111221': [404, { status: 404, error: 'Not Found' }],
+        '/underenheter/973111221': [200, fixture('brreg', 'underenhet.json')],
+        '/enheter/995525828': [200, parent],
+      };
+      const [status, body] = bodies[request.url ?? ''] ?? [500, {}];
+      json(status, body)(request, response);
+    });
+    const result = await lookupOrgnr('973111221');
+    expect(register.requests).toEqual([
+      '/enheter/973111221',
+      '/underenheter/973111221',
+      '/enheter/995525828',
+    ]);
+    const company = matched(result);
+    expect(company).toMatchObject({
+      key: 'brreg:973111221',
+      legal_name: 'FJORDLYS TEKNIKK AS AVD STAVANGER',
+      registration_number: '973111221',
+      vat_numbers: [],
+      company_legal_status: 'insolvency',
+      raw_company_legal_status: 'overordnetEnhet 995525828: konkurs; konkursdato 2024-05-06',
+      registered_address: { formatted: 'Kirkegata 3, 4006 STAVANGER' },
+      city_or_state: 'STAVANGER',
+    });
+    expect(result.outcome === 'matched' && result.source?.source_url).toBe(
+      'https://data.brreg.no/enhetsregisteret/oppslag/underenheter/973111221',
+    );
+    expect(result.outcome === 'matched' && result.notes?.[0]).toMatchObject({
+      code: 'matched_sub_unit',
+      raw_status: 'underenhet; overordnetEnhet 995525828',
+    });
+  });
+
+  it('answers a deleted sub-unit as dissolved without asking for its parent, and not_matched when neither register has the number', async () => {
+    const sub = fixture('brreg', 'underenhet.json');
+    Object.assign(sub, { slettedato: '2022-01-31', nedleggelsesdato: '2021-12-31' });
+    register.respond((request, response) =>
+      request.url?.startsWith('/underenheter/')
+        ? json(200, sub)(request, response)
+        : json(404, { status: 404 })(request, response),
+    );
+    const company = matched(await lookupOrgnr('973111221'));
+    expect(register.requests).toEqual(['/enheter/973111221', '/underenheter/973111221']);
+    expect(company.company_legal_status).toBe('dissolved');
+    expect(company.raw_company_legal_status).toBe('slettedato 2022-01-31');
+    register.requests.length = 0;
+    register.respond(json(404, { status: 404, error: 'Not Found' }));
+    expect(await lookupOrgnr('999000118')).toMatchObject({ outcome: 'not_matched' });
+    expect(register.requests).toEqual(['/enheter/999000118', '/underenheter/999000118']);
+  });
+
+  it('answers a sub-unit closed down but not deleted (nedleggelsesdato) as inactive, without asking for its parent', async () => {
+    const sub = fixture('brreg', 'underenhet.json');
+    sub.nedleggelsesdato = '2024-10-31';
+    register.respond((request, response) =>
+      request.url?.startsWith('/underenheter/')
+        ? json(200, sub)(request, response)
+        : json(404, { status: 404 })(request, response),
+    );
+    const company = matched(await lookupOrgnr('973111221'));
+    expect(register.requests).toEqual(['/enheter/973111221', '/underenheter/973111221']);
+    expect(company.company_legal_status).toBe('inactive');
+    expect(company.raw_company_legal_status).toBe('nedleggelsesdato 2024-10-31');
+  });
+
+  it('notes a VAT number whose unit the register records as outside the VAT register, in its own words', async () => {
+    const unit = fixture('brreg', 'enhet.json');
+    unit.registrertIMvaregisteret = false;
+    register.respond(json(200, unit));
+    const result = await source().lookup({
+      countryCode: 'NO',
+      identifierType: 'vat_number',
+      normalized: 'NO995525828MVA',
+    });
+    expect(matched(result).vat_numbers).toEqual([]);
+    expect(result.outcome === 'matched' && result.notes).toEqual([
+      expect.objectContaining({
+        code: 'vat_not_registered_in_company_record',
+        raw_status: 'registrertIMvaregisteret false',
+      }),
+    ]);
+    register.respond(json(200, fixture('brreg', 'enhet.json')));
+    const registered = await source().lookup({
+      countryCode: 'NO',
+      identifierType: 'vat_number',
+      normalized: 'NO995525828MVA',
+    });
+    expect(registered.outcome === 'matched' && registered.notes).toBeUndefined();
+  });
+
   it('answers not_matched for a 404, and for a 410 Gone (a unit removed for legal reasons)', async () => {
     register.respond(json(404, { status: 404, error: 'Not Found' }));
     expect(await lookupOrgnr('999000118')).toMatchObject({ outcome: 'not_matched' });
+    register.respond((request, response) =>
+      request.url?.startsWith('/enheter/')
+        ? json(410, fixture('brreg', 'enhet-fjernet.json'))(request, response)
+        : json(404, { status: 404 })(request, response),
+    );
+    expect(await lookupOrgnr('988077917')).toMatchObject({ outcome: 'not_matched' });
     register.respond(json(410, fixture('brreg', 'enhet-fjernet.json')));
     expect(await lookupOrgnr('988077917')).toMatchObject({
       outcome: 'not_matched',

@@ -55,6 +55,15 @@ function nonDiffusibleUnit(siren: string) {
   return page;
 }
 
+// Brønnøysund's other units by path: a unit in forced dissolution outside the VAT register, one in
+// restructuring, and a sub-unit (no main unit has its number) of the sample unit.
+const BRREG_UNITS: Record<string, { status: number; body: unknown }> = {
+  '/enheter/987654325': { status: 200, body: fixture('brreg', 'enhet-tvangsopplost.json') },
+  '/enheter/911223341': { status: 200, body: fixture('brreg', 'enhet-rekonstruksjon.json') },
+  '/enheter/973111221': { status: 404, body: { status: 404, error: 'Not Found' } },
+  '/underenheter/973111221': { status: 200, body: fixture('brreg', 'underenhet.json') },
+};
+
 // Each register answers its sample record, whatever was asked; GLEIF by the country filtered on.
 const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unknown }> = {
   companies_house: (url) =>
@@ -66,14 +75,17 @@ const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unkn
   brreg: (url) =>
     url.pathname === '/enheter' && url.searchParams.has('navn')
       ? { status: 200, body: fixture('brreg', 'search.json') }
-      : { status: 200, body: fixture('brreg', 'enhet.json') },
+      : (BRREG_UNITS[url.pathname] ?? { status: 200, body: fixture('brreg', 'enhet.json') }),
   recherche_entreprises: (url) => ({
     status: 200,
     body:
       frenchUnits.get(url.searchParams.get('q') ?? '') ??
       fixture('recherche-entreprises', 'search-siren.json'),
   }),
-  ares: () => ({ status: 200, body: fixture('ares', 'ekonomicky-subjekt.json') }),
+  ares: (url) =>
+    url.pathname === '/ekonomicke-subjekty/25596641'
+      ? { status: 200, body: fixture('ares', 'ekonomicky-subjekt-insolvence.json') }
+      : { status: 200, body: fixture('ares', 'ekonomicky-subjekt.json') },
   gleif: (url) => {
     const country = url.searchParams.get('filter[entity.legalAddress.country]');
     if (country === 'SE') return { status: 200, body: fixture('gleif', 'lei-records-se.json') };
@@ -200,6 +212,88 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       expect(await credits()).toBe(before + 1);
     },
   );
+
+  it('reports what Brønnøysund says: forced dissolution, restructuring, a sub-unit with its parent, a VAT number outside the VAT register', async () => {
+    const check = async (identifier_type: string, identifier: string) =>
+      readJson(
+        await post(t.baseUrl, '/checks', { identifier_type, identifier, country_code: 'NO' }, key),
+      );
+    const dissolving = await check('vat_number', 'NO987654325MVA');
+    expect(dissolving.registry_match_status).toBe('matched');
+    expect(dissolving.company_legal_status).toBe('liquidation');
+    // The register's VAT flag is company-record evidence: no tax authority was asked.
+    expect(dissolving.tax_authority_status).toBe('not_supported');
+    expect(dissolving.company.vat_numbers).toEqual([]);
+    expect(dissolving.warnings).toEqual([
+      expect.objectContaining({
+        dimension: 'registry_match',
+        code: 'vat_not_registered_in_company_record',
+        retryable: false,
+      }),
+    ]);
+    expect(
+      dissolving.evidence.map((e: Json) => [e.dimension, e.source_type, e.raw_status]),
+    ).toEqual([
+      ['format', 'vatfind_rules', undefined],
+      ['registry_match', 'government_registry', 'matched'],
+      ['registry_match', 'government_registry', 'registrertIMvaregisteret false'],
+      [
+        'company_legal',
+        'government_registry',
+        'underTvangsavviklingEllerTvangsopplosning; tvangsopplostPgaMangelfulltStyreDato 2024-02-12',
+      ],
+    ]);
+
+    const restructuring = await check('registration_number', '911223341');
+    expect(restructuring.company_legal_status).toBe('insolvency');
+    expect(restructuring.company.raw_company_legal_status).toBe(
+      'underRekonstruksjonsforhandlingDato 2025-09-15',
+    );
+
+    const subUnit = await check('registration_number', '973111221');
+    expect(subUnit.registry_match_status).toBe('matched');
+    expect(subUnit.company.legal_name).toBe('FJORDLYS TEKNIKK AS AVD STAVANGER');
+    expect(subUnit.company_legal_status).toBe('active');
+    expect(subUnit.warnings).toEqual([
+      expect.objectContaining({ code: 'matched_sub_unit', dimension: 'registry_match' }),
+    ]);
+    expect(subUnit.warnings[0].message).toContain('995525828');
+    expect(subUnit.evidence).toContainEqual(
+      expect.objectContaining({
+        dimension: 'registry_match',
+        raw_status: 'underenhet; overordnetEnhet 995525828',
+        source_url: 'https://data.brreg.no/enhetsregisteret/oppslag/underenheter/973111221',
+      }),
+    );
+  });
+
+  it('reports what ARES says: an active insolvency-register record, a DIČ whose VAT source is not active', async () => {
+    const check = await readJson(
+      await post(
+        t.baseUrl,
+        '/checks',
+        { identifier_type: 'vat_number', identifier: 'CZ25596641', country_code: 'CZ' },
+        key,
+      ),
+    );
+    expect(check.registry_match_status).toBe('matched');
+    expect(check.company_legal_status).toBe('insolvency');
+    expect(check.tax_authority_status).toBe('not_supported');
+    expect(check.company.vat_numbers).toEqual([]);
+    expect(check.warnings).toEqual([
+      expect.objectContaining({
+        dimension: 'registry_match',
+        code: 'vat_not_registered_in_company_record',
+        retryable: false,
+      }),
+    ]);
+    expect(check.evidence.map((e: Json) => [e.dimension, e.raw_status])).toEqual([
+      ['format', undefined],
+      ['registry_match', 'matched'],
+      ['registry_match', 'stavZdrojeDph NEEXISTUJICI'],
+      ['company_legal', 'stavZdrojeIr AKTIVNI'],
+    ]);
+  });
 
   it('answers a second check of the same record from the shared cache, keeping the original retrieved_at', async () => {
     const asked = registers.ares.requests.length;

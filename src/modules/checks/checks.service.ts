@@ -123,6 +123,7 @@ async function registryFindings(
         ...(company ? { company } : {}),
         evidence: [
           evidence('registry_match', 'matched'),
+          ...(lookup.notes ?? []).map((note) => evidence('registry_match', note.raw_status)),
           evidence('company_legal', lookup.company.raw_company_legal_status),
         ],
         warnings: [
@@ -146,6 +147,12 @@ async function registryFindings(
                 },
               ]
             : []),
+          ...(lookup.notes ?? []).map((note) => ({
+            dimension: 'registry_match',
+            code: note.code,
+            message: note.message,
+            retryable: false,
+          })),
         ],
       };
     }

@@ -12,6 +12,7 @@ import type {
   CompanyRecord,
   LookupQuery,
   LookupResult,
+  RecordNote,
   RegistrySource,
   SearchQuery,
   SearchResult,
@@ -38,12 +39,16 @@ export const ARES_BUDGET: BucketPolicy = { capacity: 5, refillPerSecond: 2 };
 
 /**
  * ARES publishes no status word for a subject: a subject that has ceased carries `datumZaniku`
- * (date of extinction) and one that exists does not. The raw status recorded is
- * `datumZaniku <date>`; a subject without it has none recorded. Insolvency and liquidation are not
- * read (the basic record has no field for them), hence `partial` legal-status coverage.
+ * (date of extinction) and one that exists does not. Its `seznamRegistraci` says, per source
+ * register, whether the subject has a record there: `stavZdrojeIr` `AKTIVNI` is an active record
+ * in the insolvency register (ISIR), so the subject is in insolvency proceedings. The first row
+ * that applies decides. The raw status recorded is `datumZaniku <date>` and `stavZdrojeIr <state>`
+ * (any state but NEEXISTUJICI, joined with `; `); a subject with neither has none recorded.
+ * Liquidation is not read (the basic record has no field for it), hence `partial` coverage.
  */
 export const ARES_LEGAL_STATUS = {
   datumZaniku: 'dissolved',
+  stavZdrojeIr: 'insolvency',
   bezDataZaniku: 'active',
 } as const satisfies Record<string, CompanyLegalStatus>;
 
@@ -126,6 +131,16 @@ export function aresRecord(body: unknown): CompanyRecord {
   const vatSource = isObject(registrations)
     ? optionalString(registrations, 'stavZdrojeDph')
     : undefined;
+  const insolvencySource = isObject(registrations)
+    ? optionalString(registrations, 'stavZdrojeIr')
+    : undefined;
+  const insolvent = insolvencySource === 'AKTIVNI';
+  const raw = [
+    ...(ceased ? [`datumZaniku ${ceased}`] : []),
+    ...(insolvencySource && insolvencySource !== 'NEEXISTUJICI'
+      ? [`stavZdrojeIr ${insolvencySource}`]
+      : []),
+  ];
   // The DIČ as ARES reports it is listed, unless ARES also says the subject's VAT (DPH)
   // registration is not active: a DIČ can outlive the VAT registration it came with.
   const vatNumber =
@@ -137,13 +152,32 @@ export function aresRecord(body: unknown): CompanyRecord {
     vat_numbers: vatNumber ? [vatNumber] : [],
     tax_identifiers: [],
     country_code: 'CZ',
-    company_legal_status: ARES_LEGAL_STATUS[ceased ? 'datumZaniku' : 'bezDataZaniku'],
-    ...(ceased ? { raw_company_legal_status: `datumZaniku ${ceased}` } : {}),
+    company_legal_status:
+      ARES_LEGAL_STATUS[ceased ? 'datumZaniku' : insolvent ? 'stavZdrojeIr' : 'bezDataZaniku'],
+    ...(raw.length > 0 ? { raw_company_legal_status: raw.join('; ') } : {}),
     ...(form ? { legal_form: LEGAL_FORMS[form] ?? form } : {}),
     ...(created ? { incorporation_date: created } : {}),
     ...(formatted ? { registered_address: { formatted } } : {}),
     ...(city ? { city_or_state: city } : {}),
   };
+}
+
+/**
+ * A DIČ matched to a subject whose VAT (DPH) source ARES reports as not active: said in ARES's
+ * words (`stavZdrojeDph NEEXISTUJICI`). Company-record evidence, not a tax authority's finding.
+ */
+function vatNotes(query: LookupQuery, body: unknown): RecordNote[] {
+  if (query.identifierType !== 'vat_number' || !isObject(body)) return [];
+  const registrations = body.seznamRegistraci;
+  const state = isObject(registrations) ? registrations.stavZdrojeDph : undefined;
+  if (typeof state !== 'string' || state === 'AKTIVNI') return [];
+  return [
+    {
+      code: 'vat_not_registered_in_company_record',
+      message: `ARES reports the subject's VAT (DPH) registration as ${state}, not active; this is the company record, not a tax authority's answer.`,
+      raw_status: `stavZdrojeDph ${state}`,
+    },
+  ];
 }
 
 /** The IČO a normalized CZ registration or VAT number leads to (a DIČ only as CZ + IČO). */
@@ -166,7 +200,7 @@ export function aresSource(options: {
   const base = options.baseUrl.replace(/\/+$/, '');
   const headers = { 'user-agent': 'firmwatch (registry check)' };
 
-  async function fetchSubject(ico: string): Promise<LookupResult> {
+  async function fetchSubject(ico: string, query?: LookupQuery): Promise<LookupResult> {
     const result = await client.getJson(`${base}/ekonomicke-subjekty/${ico}`, headers);
     if (result.kind === 'not_found') return { outcome: 'not_matched', source: ARES_INFO };
     if (result.kind === 'unavailable') return unavailableFrom(result);
@@ -174,11 +208,13 @@ export function aresSource(options: {
       const company = aresRecord(result.body);
       if (company.registration_number !== ico)
         throw new UnexpectedShape(`asked for ${ico}, got ${company.registration_number}`);
+      const notes = query ? vatNotes(query, result.body) : [];
       return {
         outcome: 'matched',
         company,
         retrievedAt: result.retrievedAt,
         source: { ...ARES_INFO, source_url: aresRecordUrl(ico) },
+        ...(notes.length > 0 ? { notes } : {}),
       };
     } catch (error) {
       return malformedAnswer('ares', error);
@@ -213,7 +249,7 @@ export function aresSource(options: {
   async function lookup(query: LookupQuery): Promise<LookupResult> {
     if (query.countryCode !== 'CZ') return { outcome: 'not_matched' };
     const ico = icoOf(query.identifierType, query.normalized);
-    if (ico) return fetchSubject(ico);
+    if (ico) return fetchSubject(ico, query);
     if (query.identifierType === 'vat_number')
       // Not `not_matched`: the subject may well exist; ARES just cannot be asked by this number.
       return {

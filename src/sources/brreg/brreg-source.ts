@@ -12,6 +12,7 @@ import type {
   CompanyRecord,
   LookupQuery,
   LookupResult,
+  RecordNote,
   RegistrySource,
   SearchQuery,
   SearchResult,
@@ -39,14 +40,23 @@ export const BRREG_BUDGET: BucketPolicy = { capacity: 10, refillPerSecond: 5 };
  * Every legal-status signal an Enhet carries, and what it means. Several can be set at once (a
  * bankrupt company is also being wound up): the first in this order decides. `ingen` is the row
  * for a unit with none of them: it is registered and active, and no raw status is recorded since
- * the register states none.
+ * the register states none. A restructuring negotiation (rekonstruksjonsforhandling, under the
+ * Reconstruction Act) and a foreign insolvency proceeding are insolvency proceedings: a unit in
+ * one is not `active`.
  */
 export const BRREG_LEGAL_STATUS = {
   /** Deletion date: the unit is deleted from the register. */
   slettedato: 'dissolved',
   /** Bankruptcy (konkurs). */
   konkurs: 'insolvency',
-  /** Forced winding-up or forced dissolution ordered by the court. */
+  /** Restructuring negotiation (rekonstruksjonsforhandling). */
+  underRekonstruksjonsforhandling: 'insolvency',
+  /** Insolvency proceedings abroad (utenlandsk insolvensbehandling). */
+  underUtenlandskInsolvensbehandling: 'insolvency',
+  /**
+   * Forced winding-up or forced dissolution ordered by the court: the unit is being wound up by
+   * the court's estate and still exists until it is deleted (`slettedato`).
+   */
   underTvangsavviklingEllerTvangsopplosning: 'liquidation',
   /** Voluntary winding-up (avvikling). */
   underAvvikling: 'liquidation',
@@ -54,6 +64,25 @@ export const BRREG_LEGAL_STATUS = {
 } as const satisfies Record<string, CompanyLegalStatus>;
 
 export type BrregStatusSignal = keyof typeof BRREG_LEGAL_STATUS;
+
+/**
+ * The dated fields of each signal. The register publishes a signal as its flag, as a date, or
+ * both (restructuring and foreign insolvency are published by their date); either one sets it,
+ * and every date set is kept in the raw wording. Forced dissolution has one date per reason.
+ */
+export const BRREG_SIGNAL_DATES = {
+  konkurs: ['konkursdato'],
+  underRekonstruksjonsforhandling: ['underRekonstruksjonsforhandlingDato'],
+  underUtenlandskInsolvensbehandling: ['underUtenlandskInsolvensbehandlingDato'],
+  underTvangsavviklingEllerTvangsopplosning: [
+    'tvangsavvikletPgaManglendeSlettingDato',
+    'tvangsopplostPgaManglendeDagligLederDato',
+    'tvangsopplostPgaManglendeRevisorDato',
+    'tvangsopplostPgaManglendeRegnskapDato',
+    'tvangsopplostPgaMangelfulltStyreDato',
+  ],
+  underAvvikling: ['underAvviklingDato'],
+} as const satisfies Record<Exclude<BrregStatusSignal, 'slettedato' | 'ingen'>, readonly string[]>;
 
 const REGISTER_URL = 'https://data.brreg.no/enhetsregisteret/oppslag/enheter';
 
@@ -66,6 +95,11 @@ export const BRREG_INFO: SourceInfo = {
 /** The public page of one unit, as the `source_url` of its record. */
 export function brregRecordUrl(orgnr: string): string {
   return `${REGISTER_URL}/${orgnr}`;
+}
+
+/** The public page of one sub-unit (underenhet). */
+export function brregSubUnitUrl(orgnr: string): string {
+  return `https://data.brreg.no/enhetsregisteret/oppslag/underenheter/${orgnr}`;
 }
 
 export const BRREG_COVERAGE: readonly SourceCoverage[] = [
@@ -106,13 +140,14 @@ interface Address {
   postcode?: string;
 }
 
-function address(body: Json): Address | undefined {
-  const value = body.forretningsadresse;
+/** A unit's business address (`forretningsadresse`), or a sub-unit's `beliggenhetsadresse`. */
+function address(body: Json, field = 'forretningsadresse'): Address | undefined {
+  const value = body[field];
   if (value === undefined || value === null) return undefined;
-  if (!isObject(value)) throw new UnexpectedShape('forretningsadresse is not an object');
+  if (!isObject(value)) throw new UnexpectedShape(`${field} is not an object`);
   const lines = value.adresse ?? [];
   if (!Array.isArray(lines) || lines.some((l) => l !== null && typeof l !== 'string'))
-    throw new UnexpectedShape('forretningsadresse.adresse is not a list of lines');
+    throw new UnexpectedShape(`${field}.adresse is not a list of lines`);
   const postnummer = optionalString(value, 'postnummer');
   const poststed = optionalString(value, 'poststed');
   const landkode = optionalString(value, 'landkode');
@@ -130,17 +165,31 @@ function address(body: Json): Address | undefined {
   };
 }
 
-/** The status signals of a unit that are set, in the order of the table. */
-function signalsOf(body: Json): BrregStatusSignal[] {
+/**
+ * The status signals of a unit that are set, in the order of the table, and their raw wording:
+ * the register's field names, each date after its field (`konkurs; konkursdato 2024-05-06`).
+ */
+function signalsOf(body: Json): { signals: BrregStatusSignal[]; raw: string[] } {
   const signals: BrregStatusSignal[] = [];
-  if (optionalDate(body, 'slettedato')) signals.push('slettedato');
-  for (const flag of [
-    'konkurs',
-    'underTvangsavviklingEllerTvangsopplosning',
-    'underAvvikling',
-  ] as const)
-    if (optionalBoolean(body, flag)) signals.push(flag);
-  return signals;
+  const raw: string[] = [];
+  const slettedato = optionalDate(body, 'slettedato');
+  if (slettedato) {
+    signals.push('slettedato');
+    raw.push(`slettedato ${slettedato}`);
+  }
+  for (const [flag, dateFields] of Object.entries(BRREG_SIGNAL_DATES) as Array<
+    [keyof typeof BRREG_SIGNAL_DATES, readonly string[]]
+  >) {
+    const words: string[] = optionalBoolean(body, flag) ? [flag] : [];
+    for (const field of dateFields) {
+      const date = optionalDate(body, field);
+      if (date) words.push(`${field} ${date}`);
+    }
+    if (words.length === 0) continue;
+    signals.push(flag);
+    raw.push(...words);
+  }
+  return { signals, raw };
 }
 
 /** An Enhet as the register documents it, or an UnexpectedShape. */
@@ -148,7 +197,10 @@ export function brregRecord(body: unknown): CompanyRecord {
   return parseEnhet(body).record;
 }
 
-function parseEnhet(body: unknown): { record: CompanyRecord; postcode?: string } {
+function parseEnhet(
+  body: unknown,
+  addressField = 'forretningsadresse',
+): { record: CompanyRecord; postcode?: string } {
   if (!isObject(body)) throw new UnexpectedShape('the unit is not an object');
   const orgnr = body.organisasjonsnummer;
   if (typeof orgnr !== 'string' || !/^\d{9}$/.test(orgnr))
@@ -161,11 +213,10 @@ function parseEnhet(body: unknown): { record: CompanyRecord; postcode?: string }
   const legalForm = isObject(form)
     ? (optionalString(form, 'beskrivelse') ?? optionalString(form, 'kode'))
     : undefined;
-  const signals = signalsOf(body);
-  const slettedato = optionalDate(body, 'slettedato');
+  const { signals, raw } = signalsOf(body);
   const incorporated =
     optionalDate(body, 'stiftelsesdato') ?? optionalDate(body, 'registreringsdatoEnhetsregisteret');
-  const registered = address(body);
+  const registered = address(body, addressField);
   const website = optionalString(body, 'hjemmeside');
   const record: CompanyRecord = {
     key: `brreg:${orgnr}`,
@@ -176,13 +227,7 @@ function parseEnhet(body: unknown): { record: CompanyRecord; postcode?: string }
     tax_identifiers: [],
     country_code: 'NO',
     company_legal_status: BRREG_LEGAL_STATUS[signals[0] ?? 'ingen'],
-    ...(signals.length > 0
-      ? {
-          raw_company_legal_status: signals
-            .map((s) => (s === 'slettedato' ? `slettedato ${slettedato}` : s))
-            .join('; '),
-        }
-      : {}),
+    ...(raw.length > 0 ? { raw_company_legal_status: raw.join('; ') } : {}),
     ...(legalForm ? { legal_form: legalForm } : {}),
     ...(incorporated ? { incorporation_date: incorporated } : {}),
     ...(registered ? { registered_address: { formatted: registered.formatted } } : {}),
@@ -198,7 +243,25 @@ function brregSearchRecords(body: unknown): Array<ReturnType<typeof parseEnhet>>
   if (body._embedded === undefined) return [];
   if (!isObject(body._embedded) || !Array.isArray(body._embedded.enheter))
     throw new UnexpectedShape('_embedded.enheter is not a list');
-  return body._embedded.enheter.map(parseEnhet);
+  return body._embedded.enheter.map((unit) => parseEnhet(unit));
+}
+
+/**
+ * A VAT number matched to a unit the register records as outside the VAT register: said as the
+ * register says it (`registrertIMvaregisteret false`, or the field absent). This is company-record
+ * evidence, not a tax authority's finding: no tax authority is asked.
+ */
+function vatNotes(query: LookupQuery, company: CompanyRecord, body: Json): RecordNote[] {
+  if (query.identifierType !== 'vat_number' || company.vat_numbers.length > 0) return [];
+  const flag = body.registrertIMvaregisteret;
+  return [
+    {
+      code: 'vat_not_registered_in_company_record',
+      message: `The Enhetsregisteret records ${company.registration_number} as not registered in the VAT register (Merverdiavgiftsregisteret); this is the company record, not a tax authority's answer.`,
+      raw_status:
+        flag === false ? 'registrertIMvaregisteret false' : 'registrertIMvaregisteret absent',
+    },
+  ];
 }
 
 /** The organisation number in a normalized NO registration or VAT number. */
@@ -227,21 +290,93 @@ export function brregSource(options: {
     const orgnr = orgnrOf(query.identifierType, query.normalized);
     if (!orgnr) return { outcome: 'not_matched' };
     const result = await client.getJson(`${base}/enheter/${orgnr}`, headers);
-    if (result.kind === 'not_found') return { outcome: 'not_matched', source: BRREG_INFO };
+    if (result.kind === 'not_found') return lookupSubUnit(query, orgnr);
     if (result.kind === 'unavailable') return unavailableFrom(result);
     try {
       const company = brregRecord(result.body);
       if (company.registration_number !== orgnr)
         throw new UnexpectedShape(`asked for ${orgnr}, got ${company.registration_number}`);
+      const notes = vatNotes(query, company, result.body as Json);
       return {
         outcome: 'matched',
         company,
         retrievedAt: result.retrievedAt,
         source: { ...BRREG_INFO, source_url: brregRecordUrl(orgnr) },
+        ...(notes.length > 0 ? { notes } : {}),
       };
     } catch (error) {
       return malformedAnswer('brreg', error);
     }
+  }
+
+  /**
+   * A number no main unit has may be a sub-unit's (`GET /underenheter/{orgnr}`: a branch or
+   * establishment of a legal entity, which has its own organisation number and VAT-register flag).
+   * It is matched and reported with its parent (`overordnetEnhet`); a sub-unit has no legal status
+   * of its own, so a live one carries its parent's, asked for with `GET /enheter/{parent}`. A
+   * deleted sub-unit is `dissolved` by its own `slettedato`, and one closed down but not yet
+   * deleted (`nedleggelsesdato`) is `inactive`.
+   */
+  async function lookupSubUnit(query: LookupQuery, orgnr: string): Promise<LookupResult> {
+    const result = await client.getJson(`${base}/underenheter/${orgnr}`, headers);
+    if (result.kind === 'not_found') return { outcome: 'not_matched', source: BRREG_INFO };
+    if (result.kind === 'unavailable') return unavailableFrom(result);
+    let company: CompanyRecord;
+    let parentOrgnr: string;
+    try {
+      company = parseEnhet(result.body, 'beliggenhetsadresse').record;
+      if (company.registration_number !== orgnr)
+        throw new UnexpectedShape(`asked for ${orgnr}, got ${company.registration_number}`);
+      const parent = (result.body as Json).overordnetEnhet;
+      if (typeof parent !== 'string' || !/^\d{9}$/.test(parent))
+        throw new UnexpectedShape('overordnetEnhet is not 9 digits');
+      parentOrgnr = parent;
+    } catch (error) {
+      return malformedAnswer('brreg', error);
+    }
+    let closed: string | undefined;
+    try {
+      closed = optionalDate(result.body as Json, 'nedleggelsesdato');
+    } catch (error) {
+      return malformedAnswer('brreg', error);
+    }
+    if (company.company_legal_status === 'active' && closed) {
+      // Closed down (nedlagt) but not yet deleted: the establishment no longer operates, whatever
+      // its parent does.
+      company.company_legal_status = 'inactive';
+      company.raw_company_legal_status = `nedleggelsesdato ${closed}`;
+    } else if (company.company_legal_status === 'active') {
+      const parent = await client.getJson(`${base}/enheter/${parentOrgnr}`, headers);
+      if (parent.kind === 'unavailable') return unavailableFrom(parent);
+      if (parent.kind === 'not_found') {
+        company.company_legal_status = 'unknown';
+        company.raw_company_legal_status = `overordnetEnhet ${parentOrgnr} not found`;
+      } else {
+        try {
+          const record = brregRecord(parent.body);
+          company.company_legal_status = record.company_legal_status;
+          if (record.raw_company_legal_status)
+            company.raw_company_legal_status = `overordnetEnhet ${parentOrgnr}: ${record.raw_company_legal_status}`;
+        } catch (error) {
+          return malformedAnswer('brreg', error);
+        }
+      }
+    }
+    const notes: RecordNote[] = [
+      {
+        code: 'matched_sub_unit',
+        message: `${orgnr} is a sub-unit (underenhet) of the legal entity ${parentOrgnr} in the Enhetsregisteret; its legal status is that of ${parentOrgnr}.`,
+        raw_status: `underenhet; overordnetEnhet ${parentOrgnr}`,
+      },
+      ...vatNotes(query, company, result.body as Json),
+    ];
+    return {
+      outcome: 'matched',
+      company,
+      retrievedAt: result.retrievedAt,
+      source: { ...BRREG_INFO, source_url: brregSubUnitUrl(orgnr) },
+      notes,
+    };
   }
 
   async function search(query: SearchQuery): Promise<SearchResult> {
