@@ -357,7 +357,7 @@ describe.each(DIALECTS)('sandbox fixtures through POST /v1/checks [%s]', (dialec
       const check = await createCheck(
         { identifier_type, identifier, country_code: 'GB' },
         live.key,
-        1,
+        0,
       );
       expect(findings(check)).toEqual({
         format_status: 'valid',
