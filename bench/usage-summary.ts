@@ -54,6 +54,7 @@ export async function usageSummary(): Promise<string> {
           environment: 'sandbox',
           source: sources[i % sources.length] ?? 'api',
           operation: operations[i % operations.length] ?? 'checks.create',
+          outcome: 'matched',
         });
       }
     });

@@ -119,7 +119,7 @@ const yesNo = (value: boolean | undefined) => (value ? 'yes' : 'no');
 const scopeOf = (operation: Operation) =>
   operation.scope ? `\`${operation.scope}\`` : 'none (any valid key)';
 const billingOf = (operation: Operation) =>
-  operation.billable ? 'one credit with a live key' : 'free';
+  operation.billable ? 'one credit with a live key, only when a register answered' : 'free';
 
 function argumentsOf(tool: Tool): string {
   const names = Object.keys(tool.inputSchema.properties ?? {});

@@ -45,7 +45,7 @@ export const PROBLEM_TYPES = {
     title: 'Insufficient credits',
     retryable: false,
     description:
-      'A billable live operation costs one credit and the workspace balance is zero. Live REST and MCP share one balance.',
+      'A billable live operation needs a positive balance to start, even one that will cost nothing (only an answer from a register costs a credit), and the workspace balance is zero. Live REST and MCP share one balance.',
   },
   insufficient_scope: {
     status: 403,

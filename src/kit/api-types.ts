@@ -80,7 +80,7 @@ export interface paths {
     put?: never;
     /**
      * Check an identifier
-     * @description Computes four separate findings: format, registry match, tax authority (never a live call) and company legal status. An invalid format or a missing registry association is still a 201 check.
+     * @description Computes four separate findings: format, registry match, tax authority (never a live call) and company legal status. An invalid format or a missing registry association is still a 201 check. In live it needs paid access and a positive balance, and costs one credit (`credits_used`) only when a register answered (`matched`, `not_matched`, `ambiguous`); `not_supported`, an invalid format (`not_checked`) and `unavailable` cost 0.
      *
      *     Requires an API key with the scope `checks:write`.
      */
@@ -122,7 +122,7 @@ export interface paths {
     put?: never;
     /**
      * Search company records
-     * @description At least one of name, registration_number, vat_number, tax_identifier; vat_number and tax_identifier never together; tax_identifier only, and vat_number never, for US. At most 100 candidates, each stored as a company snapshot.
+     * @description At least one of name, registration_number, vat_number, tax_identifier; vat_number and tax_identifier never together; tax_identifier only, and vat_number never, for US. At most 100 candidates, each stored as a company snapshot. In live it costs one credit when a register answered (with or without candidates); a 502 costs nothing.
      *
      *     Requires an API key with the scope `companies:read`.
      */
@@ -190,7 +190,7 @@ export interface paths {
     put?: never;
     /**
      * Monitor a company record
-     * @description Runs the baseline check (billable in live: one check) and starts rechecking at the cadence. Refused with 422 when the number could never be monitored: an invalid format, no registry source for the country and type, or a number that several companies carry.
+     * @description Runs the baseline check (billable in live as a check: one credit only when a register answered) and starts rechecking at the cadence. Refused with 422 when the number could never be monitored: an invalid format, no registry source for the country and type, or a number that several companies carry.
      *
      *     Requires an API key with the scope `monitors:write`.
      */
@@ -244,7 +244,7 @@ export interface paths {
     put?: never;
     /**
      * Recheck a monitor now
-     * @description Billable in live (one check). Compares the new snapshot with the latest one on the watched fields and records an event when something changed.
+     * @description Billable in live as a check: one credit only when a register answered, 0 when it was `unavailable`. Compares the new snapshot with the latest one on the watched fields and records an event when something changed.
      *
      *     Requires an API key with the scope `monitors:write`.
      */

@@ -26,7 +26,7 @@ export const MCP_SERVER_NAME = 'firmwatch';
 const INSTRUCTIONS = `firmwatch checks company identifiers (VAT numbers, US employer numbers, company registration numbers) against company registers and monitors company records for changes.
 - A check has four separate findings: format_status, registry_match_status, tax_authority_status and company_legal_status. Report each one; never merge them into one verdict. No tax authority is called: tax_authority_status is not evidence of an active VAT registration.
 - An invalid format or a number with no registered company is a successful check, not an error. "unavailable" means the source could not answer, not that the number is invalid; a missing field is not a negative finding.
-- Keys starting svc_test_ use the sandbox (deterministic fixtures for GB, DE and US, free); svc_live_ keys use live registers, and a live check, company search, monitor baseline or manual run costs one credit from the workspace balance shared with the REST API.
+- Keys starting svc_test_ use the sandbox (deterministic fixtures for GB, DE and US, free); svc_live_ keys use live registers, and a live check, company search, monitor baseline or manual run costs one credit, only when a register answered, from the workspace balance shared with the REST API.
 - Pass an idempotency_key when you may retry a call that creates or bills something.`;
 
 /** The `tools/list` entry of a definition. */

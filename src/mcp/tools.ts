@@ -25,7 +25,8 @@ export interface ToolSpec {
 
 const FOUR_FINDINGS =
   'Four separate findings (format_status, registry_match_status, tax_authority_status, company_legal_status): report each; never merge them into one verdict. No tax authority is ever called, so no finding establishes an active VAT registration.';
-const BILLED = 'Billing: costs one credit with a live key (svc_live_); free in the sandbox.';
+const BILLED =
+  'Billing: one credit with a live key (svc_live_), only when a register answered; free in the sandbox.';
 const PAGED = 'Paged: pass `pagination.next_cursor` as `cursor` for the next page.';
 
 function findings(check: Json): string {
@@ -125,7 +126,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'create_monitor',
     title: 'Start monitoring a company',
     operationId: 'createMonitor',
-    description: `Starts watching a company's record (by identifier) for changes, after a baseline check. A webhook_url gets signed events; its signing secret is returned once, in webhook_signing_secret. Watches company-record fields, not VAT registration. Billing: the baseline and each recheck cost one credit with a live key; free in the sandbox.`,
+    description: `Starts watching a company's record (by identifier) for changes, after a baseline check. A webhook_url gets signed events; its signing secret is returned once, in webhook_signing_secret. Watches company-record fields, not VAT registration. Billing: the baseline and each recheck cost one credit with a live key when a register answered; free in the sandbox.`,
     readOnly: false,
     summarize: (result) =>
       `${monitorLine(result.monitor as Json)}\nBaseline:\n${findings(result.baseline_check as Json)}${result.webhook_signing_secret ? '\nThe webhook signing secret is in webhook_signing_secret; it is shown only now.' : ''}`,

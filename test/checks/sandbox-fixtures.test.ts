@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { creditBalance } from '../../src/modules/usage/usage.service.js';
 import {
   type CountryFixtures,
   type FixtureIdentifier,
@@ -346,7 +347,7 @@ describe.each(DIALECTS)('sandbox fixtures through POST /v1/checks [%s]', (dialec
     expect(check).not.toHaveProperty('company');
   });
 
-  it('a live key gets no sandbox fixture: format valid, registry not_supported, one credit each', async () => {
+  it('a live key gets no sandbox fixture: format valid, registry not_supported, no credit (no register answered)', async () => {
     const live = await t.createKey({ environment: 'live' });
     await t.fundWorkspace(live.workspace_id, 2);
     for (const [identifier_type, identifier] of [
@@ -356,7 +357,7 @@ describe.each(DIALECTS)('sandbox fixtures through POST /v1/checks [%s]', (dialec
       const check = await createCheck(
         { identifier_type, identifier, country_code: 'GB' },
         live.key,
-        1,
+        0,
       );
       expect(findings(check)).toEqual({
         format_status: 'valid',
@@ -366,9 +367,10 @@ describe.each(DIALECTS)('sandbox fixtures through POST /v1/checks [%s]', (dialec
       });
       expect(check).not.toHaveProperty('company');
       expect(codes(check)).toEqual(['registry_not_supported']);
-      // A live check is billable (issue 6), whatever its findings.
-      expect(check.credits_used).toBe(1);
+      // No register answered: no credit (issue 24), though paid access and a balance were needed.
+      expect(check.credits_used).toBe(0);
     }
+    expect((await creditBalance(t.database.db, live.workspace_id)).balance).toBe(2);
   });
 
   describe('company_name', () => {

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, TextContent } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxSource } from '../../src/sources/sandbox/sandbox-source.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { get, type Json, post, readJson, uniqueIdempotencyKey } from '../helpers/http.js';
@@ -50,7 +51,11 @@ describe.each(DIALECTS)(
     const clients: Client[] = [];
 
     beforeAll(async () => {
-      t = await startTestApp({ dialect });
+      // Live answered by the sandbox fixtures: only a check a register answered costs a credit.
+      t = await startTestApp({
+        dialect,
+        sources: { sandbox: sandboxSource(), live: sandboxSource() },
+      });
     });
     afterEach(async () => {
       await Promise.all(clients.splice(0).map((client) => client.close()));

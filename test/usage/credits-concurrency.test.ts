@@ -18,6 +18,12 @@ import {
 import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js';
 import { post, readJson } from '../helpers/http.js';
 import { expectProblem } from '../helpers/problems.js';
+import {
+  type FakeRegister,
+  json as fakeJson,
+  fixture,
+  startFakeRegister,
+} from '../sources/fake-register.js';
 import { billingState, MATCHED_CHECK, startLiveSearchApp, usageSummary } from './usage-helpers.js';
 
 const BALANCE = 7;
@@ -32,6 +38,7 @@ async function burst(
   workspaceId: string,
   apiKey: string,
   baseUrls: string[],
+  body: unknown = MATCHED_CHECK,
 ) {
   let sampling = true;
   let lowest = Number.POSITIVE_INFINITY;
@@ -48,7 +55,7 @@ async function burst(
   })();
   const responses = await Promise.all(
     Array.from({ length: REQUESTS }, (_, i) =>
-      post(baseUrls[i % baseUrls.length] as string, '/checks', MATCHED_CHECK, apiKey),
+      post(baseUrls[i % baseUrls.length] as string, '/checks', body, apiKey),
     ),
   );
   sampling = false;
@@ -90,15 +97,19 @@ describe.runIf(DIALECTS.includes('postgres'))(
   'concurrent live checks against a small balance [postgres]',
   () => {
     let t: TestApp;
+    // Apps whose live registry answers (the default app has none, and an unanswered live check
+    // costs nothing), each with its own connection pool on the same database: two nodes.
+    let first: Awaited<ReturnType<typeof startLiveSearchApp>>;
     let second: Awaited<ReturnType<typeof startLiveSearchApp>>;
 
     beforeAll(async () => {
       t = await startTestApp({ dialect: 'postgres' });
-      // A second app (its own connection pool) on the same database: two nodes in one process.
+      first = await startLiveSearchApp(t);
       second = await startLiveSearchApp(t);
     });
     afterAll(async () => {
       await second?.close();
+      await first?.close();
       await t?.close();
     });
 
@@ -112,7 +123,7 @@ describe.runIf(DIALECTS.includes('postgres'))(
       it(`round ${round} (${nodes}): exactly ${BALANCE} of ${REQUESTS} succeed, the rest are 402`, async () => {
         const key = await t.createKey({ environment: 'live' });
         await t.fundWorkspace(key.workspace_id, BALANCE);
-        const baseUrls = nodes === 'one app' ? [t.baseUrl] : [t.baseUrl, second.baseUrl];
+        const baseUrls = nodes === 'one app' ? [first.baseUrl] : [first.baseUrl, second.baseUrl];
         const { responses, lowest } = await burst(
           t.database.db,
           key.workspace_id,
@@ -140,7 +151,7 @@ describe.runIf(DIALECTS.includes('postgres'))(
           .set((eb) => ({ credit_balance: eb('credit_balance', '-', 1) }))
           .where('workspace_id', '=', key.workspace_id)
           .execute();
-        pending = post(t.baseUrl, '/checks', MATCHED_CHECK, key.key);
+        pending = post(first.baseUrl, '/checks', MATCHED_CHECK, key.key);
         // Long enough for the request to read the committed balance (1) and block on the row.
         await new Promise((resolve) => setTimeout(resolve, 500));
       });
@@ -159,6 +170,14 @@ describe.runIf(DIALECTS.includes('postgres'))(
     let env: Record<string, string>;
     let nodes: ServingProcess[] = [];
     let handle: DatabaseHandle;
+    // The live register the processes ask (only an answered check costs a credit): Brønnøysund,
+    // as a fake on 127.0.0.1 answering its sample record.
+    let brreg: FakeRegister;
+    const NORWEGIAN_CHECK = {
+      identifier_type: 'vat_number',
+      identifier: 'NO995525828MVA',
+      country_code: 'NO',
+    };
 
     const json = (result: CliResult) => {
       expect(result.code, result.stderr).toBe(0);
@@ -167,8 +186,12 @@ describe.runIf(DIALECTS.includes('postgres'))(
 
     beforeAll(async () => {
       scratch = await createScratchPostgresDatabase();
+      brreg = await startFakeRegister();
+      brreg.respond(fakeJson(200, fixture('brreg', 'enhet.json')));
       env = {
         DATABASE_URL: scratch.url,
+        LIVE_SOURCES: 'brreg',
+        BRREG_BASE_URL: brreg.base,
         LOG_LEVEL: 'warn',
         RATE_LIMIT_KEY_BURST: '1000',
         RATE_LIMIT_IP_BURST: '1000',
@@ -182,6 +205,7 @@ describe.runIf(DIALECTS.includes('postgres'))(
       await Promise.all(nodes.map(stopServeProcess));
       await handle?.destroy();
       await scratch?.drop();
+      await brreg?.close();
     });
 
     it(`provisioned with the CLI: exactly ${BALANCE} of ${REQUESTS} succeed across both processes`, async () => {
@@ -212,6 +236,7 @@ describe.runIf(DIALECTS.includes('postgres'))(
         workspace.id,
         apiKey,
         nodes.map((n) => n.started.url),
+        NORWEGIAN_CHECK,
       );
       await expectExactlyBalanceSucceeded(responses);
       await expectSpentExactly(handle.db, workspace.id, lowest);
@@ -232,6 +257,7 @@ describe.runIf(DIALECTS.includes('postgres'))(
           workspace.id,
           key.key,
           nodes.map((n) => n.started.url),
+          NORWEGIAN_CHECK,
         );
         await expectExactlyBalanceSucceeded(responses);
         await expectSpentExactly(handle.db, workspace.id, lowest);

@@ -26,12 +26,12 @@ const EMPTY_TOTALS = { requests: 0, billable_units: 0 };
 
 describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
   let t: TestApp;
-  /** Same database, but live has a search source (the default app has none). */
+  /** Same database and clock, but live has a registry source (the default app has none). */
   let liveSearch: Awaited<ReturnType<typeof startLiveSearchApp>>;
 
   beforeAll(async () => {
     t = await startTestApp({ dialect });
-    liveSearch = await startLiveSearchApp(t);
+    liveSearch = await startLiveSearchApp(t, { clock: t.clock });
   });
   afterAll(async () => {
     await liveSearch?.close();
@@ -40,8 +40,9 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
 
   const deps = () => ({ clock: t.clock, newId: createIdGenerator(t.clock) });
   const state = (workspaceId: string) => billingState(t.database.db, workspaceId);
+  // Through the app whose live registry answers: only an answered live check costs a credit.
   const postCheck = (body: unknown, apiKey: string, key?: string) =>
-    post(t.baseUrl, '/checks', body, apiKey, key);
+    post(liveSearch.baseUrl, '/checks', body, apiKey, key);
   const postSearch = (body: unknown, apiKey: string, key?: string, baseUrl = t.baseUrl) =>
     post(baseUrl, '/companies/search', body, apiKey, key);
 
@@ -205,15 +206,16 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
       expect(Number(events[0]?.billable_units)).toBe(1);
     });
 
-    it('every live check costs one, whatever its outcome, until the balance is 0; then 402', async () => {
+    it('answered live checks cost one each until the balance is 0; then 402', async () => {
       const ws = await workspace();
       await t.fundWorkspace(ws.id, 2);
-      // An invalid format is still a completed (201) check: billable.
+      // An invalid format is a completed (201) check, but no register was asked: no credit.
       const invalid = await postCheck({ ...MATCHED_CHECK, identifier: 'GB999000000' }, ws.live);
       expect(invalid.status).toBe(201);
       const invalidCheck = await readJson(invalid);
       expect(invalidCheck.format_status).toBe('invalid');
-      expect(invalidCheck.credits_used).toBe(1);
+      expect(invalidCheck.credits_used).toBe(0);
+      expect((await readJson(await postCheck(MATCHED_CHECK, ws.live))).credits_used).toBe(1);
       const last = await postCheck(MATCHED_CHECK, ws.live);
       expect(last.status).toBe(201);
       expect((await readJson(last)).credits_used).toBe(1);
@@ -226,7 +228,7 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
         402,
         'insufficient_credits',
       );
-      expect((await state(ws.id)).events).toHaveLength(2);
+      expect((await state(ws.id)).events).toHaveLength(3);
       await grantCredits(t.database.db, deps(), ws.id, 1, 'top-up');
       const retried = await postCheck(MATCHED_CHECK, ws.live, key);
       expect(retried.status).toBe(201);
@@ -235,7 +237,8 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
       const { ledger, events, balance } = await state(ws.id);
       expect(balance).toMatchObject({ balance: 0, ledger_total: 0 });
       expect(ledger.filter((e) => e.kind === 'debit')).toHaveLength(3);
-      expect(events).toHaveLength(3);
+      // The uncharged check is a request with 0 billable units.
+      expect(events.map((e) => Number(e.billable_units))).toEqual([0, 1, 1, 1]);
     });
 
     it('a funded live company search debits exactly one credit (credits_used 1)', async () => {
@@ -570,11 +573,18 @@ describe.each(DIALECTS)('GET /v1/usage summary [%s]', (dialect) => {
   let t: TestApp;
   let validators: Awaited<ReturnType<typeof openApiValidators>>;
 
+  /** Same database and clock, but live has a registry source: live checks there are answered. */
+  let liveSearch: Awaited<ReturnType<typeof startLiveSearchApp>>;
+
   beforeAll(async () => {
     t = await startTestApp({ dialect });
+    liveSearch = await startLiveSearchApp(t, { clock: t.clock });
     validators = await openApiValidators(t.baseUrl);
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await liveSearch?.close();
+    await t?.close();
+  });
 
   function expectUsageSummary(summary: Json) {
     validators.expectValid('/components/schemas/UsageSummary', summary);
@@ -603,7 +613,7 @@ describe.each(DIALECTS)('GET /v1/usage summary [%s]', (dialect) => {
       expect((await post(t.baseUrl, '/companies/search', SEARCH, sandbox.key)).status).toBe(200);
     }
     for (let i = 0; i < 2; i++) {
-      expect((await post(t.baseUrl, '/checks', MATCHED_CHECK, live.key)).status).toBe(201);
+      expect((await post(liveSearch.baseUrl, '/checks', MATCHED_CHECK, live.key)).status).toBe(201);
     }
 
     const now = t.clock.now();
@@ -647,7 +657,7 @@ describe.each(DIALECTS)('GET /v1/usage summary [%s]', (dialect) => {
     // The last millisecond of the month still counts in it.
     const end = Date.parse(period.end);
     t.clock.advance(end - 1 - now.getTime());
-    expect((await post(t.baseUrl, '/checks', MATCHED_CHECK, live.key)).status).toBe(201);
+    expect((await post(liveSearch.baseUrl, '/checks', MATCHED_CHECK, live.key)).status).toBe(201);
     const lastMs = await usageSummary(t.baseUrl, live.key);
     expect(lastMs.period).toEqual(period);
     expect(lastMs.totals).toEqual({ requests: 3, billable_units: 3 });
@@ -676,7 +686,7 @@ describe.each(DIALECTS)('GET /v1/usage summary [%s]', (dialect) => {
     }
 
     // The new month counts on its own.
-    expect((await post(t.baseUrl, '/checks', MATCHED_CHECK, live.key)).status).toBe(201);
+    expect((await post(liveSearch.baseUrl, '/checks', MATCHED_CHECK, live.key)).status).toBe(201);
     const fresh = await usageSummary(t.baseUrl, live.key);
     expect(fresh.totals).toEqual({ requests: 1, billable_units: 1 });
     expect(fresh.by_operation).toEqual([

@@ -33,7 +33,7 @@ describe.each(DIALECTS)('daily usage and the credit ledger [%s]', (dialect) => {
     await recordOperation(
       database.db,
       { clock: moved, newId: createIdGenerator(moved) },
-      { workspaceId, environment, source, operation: 'checks.create' },
+      { workspaceId, environment, source, operation: 'checks.create', outcome: 'matched' },
     );
   }
 

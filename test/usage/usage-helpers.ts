@@ -86,15 +86,19 @@ export function monthStart(date: Date, months = 0): string {
 }
 
 /**
- * A second app on the same database as `t`, whose live environment has a search source (the
- * sandbox fixtures): the default app has no live registry source, so a live company search is a
- * 422 there and never reaches billing.
+ * A second app on the same database as `t`, whose live environment has a registry source (the
+ * sandbox fixtures): the default app has no live registry source, so there a live company search
+ * is a 422 and a live check is `not_supported`, neither of which costs a credit.
  */
 export async function startLiveSearchApp(
   t: TestApp,
-  options: { snapshotsPerDay?: number; liveSource?: RegistrySource } = {},
+  options: {
+    snapshotsPerDay?: number;
+    liveSource?: RegistrySource;
+    clock?: ReturnType<typeof fixedClock>;
+  } = {},
 ): Promise<{ app: FastifyInstance; baseUrl: string; close(): Promise<void> }> {
-  const clock = fixedClock(t.clock.now());
+  const clock = options.clock ?? fixedClock(t.clock.now());
   let baseUrl = '';
   const app = await buildApp({
     database: t.database,

@@ -24,7 +24,7 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
         operationId: 'createCheck',
         summary: 'Check an identifier',
         description:
-          'Computes four separate findings: format, registry match, tax authority (never a live call) and company legal status. An invalid format or a missing registry association is still a 201 check.',
+          'Computes four separate findings: format, registry match, tax authority (never a live call) and company legal status. An invalid format or a missing registry association is still a 201 check. In live it needs paid access and a positive balance, and costs one credit (`credits_used`) only when a register answered (`matched`, `not_matched`, `ambiguous`); `not_supported`, an invalid format (`not_checked`) and `unavailable` cost 0.',
         tags: ['Checks'],
         headers: IdempotencyKeyHeaders,
         body: CheckCreateBody,

@@ -267,13 +267,14 @@ export async function createCheck(
   { country, format, source, lookup }: IdentifierLookup,
   channel: CheckChannel,
 ): Promise<Check> {
-  // Charged first: a live check without paid access or credits is a 402, and a later failure
-  // rolls the debit back with everything else.
+  // Charged first, by what the register answered (billableUnits): a charged live check without
+  // paid access or credits is a 402, and a later failure rolls the debit back with everything else.
   const { credits_used } = await recordOperation(db, deps, {
     workspaceId: principal.workspaceId,
     environment: principal.environment,
     source: channel.source,
     operation: channel.operation,
+    outcome: format.status === 'invalid' ? 'not_checked' : (lookup?.outcome ?? 'not_supported'),
   });
   const now = toTimestamp(deps.clock.now());
   const warnings: Warning[] = [];

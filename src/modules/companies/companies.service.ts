@@ -229,6 +229,8 @@ export async function recordSearch(
     environment: principal.environment,
     source,
     operation: 'companies.search',
+    // A register answered (a search none answered is a 502 before this): charged.
+    outcome: candidates.records.length > 0 ? 'matched' : 'not_matched',
   });
   const companies = await saveCompanySnapshots(
     db,

@@ -43,7 +43,7 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
         operationId: 'createMonitor',
         summary: 'Monitor a company record',
         description:
-          'Runs the baseline check (billable in live: one check) and starts rechecking at the cadence. Refused with 422 when the number could never be monitored: an invalid format, no registry source for the country and type, or a number that several companies carry.',
+          'Runs the baseline check (billable in live as a check: one credit only when a register answered) and starts rechecking at the cadence. Refused with 422 when the number could never be monitored: an invalid format, no registry source for the country and type, or a number that several companies carry.',
         tags: ['Monitors'],
         headers: IdempotencyKeyHeaders,
         body: MonitorCreateBody,
@@ -187,7 +187,7 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
         operationId: 'runMonitor',
         summary: 'Recheck a monitor now',
         description:
-          'Billable in live (one check). Compares the new snapshot with the latest one on the watched fields and records an event when something changed.',
+          'Billable in live as a check: one credit only when a register answered, 0 when it was `unavailable`. Compares the new snapshot with the latest one on the watched fields and records an event when something changed.',
         tags: ['Monitors'],
         headers: IdempotencyKeyHeaders,
         params: MonitorParams,

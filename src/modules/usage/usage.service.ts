@@ -28,6 +28,31 @@ export const BILLABLE_OPERATIONS = [
 ] as const;
 export type UsageOperation = (typeof BILLABLE_OPERATIONS)[number];
 
+/**
+ * What the registers said to an operation: a check's `registry_match_status`, or for a company
+ * search `matched` (candidates) or `not_matched` (none). A search no register answered is a 502
+ * and records nothing.
+ */
+export type RegistryOutcome =
+  | 'matched'
+  | 'not_matched'
+  | 'ambiguous'
+  | 'unavailable'
+  | 'not_supported'
+  | 'not_checked';
+
+/**
+ * The one credit rule (docs/decisions.md, "Credits for evidence, not for attempts"): a live
+ * operation costs one credit only when a register was asked and answered. No register for the
+ * number (`not_supported`), an invalid format (`not_checked`, the register was not asked) or
+ * every register down (`unavailable`) cost nothing: the caller got no evidence to pay for, and a
+ * monitor's retries through an outage must not drain the balance. Sandbox never costs anything.
+ */
+export function billableUnits(environment: EnvironmentName, outcome: RegistryOutcome): 0 | 1 {
+  if (environment !== 'live') return 0;
+  return outcome === 'matched' || outcome === 'not_matched' || outcome === 'ambiguous' ? 1 : 0;
+}
+
 /** The balance is a 32-bit integer on PostgreSQL; grants are kept well inside it. */
 export const MAX_CREDIT_BALANCE = 1_000_000_000;
 export const MAX_CREDIT_GRANT = 1_000_000;
@@ -82,10 +107,11 @@ export function usagePeriod(date: Date): { start: Date; end: Date } {
 }
 
 /**
- * Records one completed operation, in the caller's transaction: in live, requires paid access and
- * debits one credit (402 otherwise); in every environment, writes the usage event and updates the
- * period's running totals. If the operation later fails, the transaction takes all of it back.
- * Returns the credits debited, for `credits_used`.
+ * Records one completed operation, in the caller's transaction: in live, requires paid access and,
+ * when `billableUnits` says the outcome is charged, debits one credit (402 otherwise); in every
+ * environment, writes the usage event (0 billable units when uncharged) and updates the period's
+ * running totals. If the operation later fails, the transaction takes all of it back. Returns the
+ * credits debited, for `credits_used`.
  */
 export async function recordOperation(
   db: Kysely<Database>,
@@ -95,14 +121,18 @@ export async function recordOperation(
     environment: EnvironmentName;
     source: UsageSource;
     operation: UsageOperation;
+    outcome: RegistryOutcome;
   },
 ): Promise<{ credits_used: number }> {
   const now = deps.clock.now();
   const at = toTimestamp(now);
-  let units = 0;
+  const units = billableUnits(input.environment, input.outcome);
   if (input.environment === 'live') {
+    // Paid access is required even when nothing is charged: live is never free to use.
     const billing = await findBilling(db, input.workspaceId);
     if (billing?.paid_access !== 1) throw paidAccessRequired(input.operation, input.workspaceId);
+  }
+  if (units > 0) {
     if (!(await adjustCreditBalance(db, input.workspaceId, -1, at))) {
       // Re-read after the failed debit: the balance read above may have been spent meanwhile.
       const balance = (await findBilling(db, input.workspaceId))?.credit_balance ?? 0;
@@ -117,7 +147,6 @@ export async function recordOperation(
       note: null,
       created_at: at,
     });
-    units = 1;
   }
   await insertUsageEvent(db, {
     id: deps.newId('usg'),
