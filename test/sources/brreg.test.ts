@@ -278,14 +278,18 @@ describe('the Brønnøysund adapter', () => {
     });
   });
 
-  it('answers a deleted sub-unit as dissolved without asking for its parent, and not_matched when neither register has the number', async () => {
-    const sub = fixture('brreg', 'underenhet.json');
-    Object.assign(sub, { slettedato: '2022-01-31', nedleggelsesdato: '2021-12-31' });
+  /** The register knows the number only as this sub-unit: no main unit has it. */
+  const answerOnlyAsSubUnit = (sub: unknown) =>
     register.respond((request, response) =>
       request.url?.startsWith('/underenheter/')
         ? json(200, sub)(request, response)
         : json(404, { status: 404 })(request, response),
     );
+
+  it('answers a deleted sub-unit as dissolved without asking for its parent, and not_matched when neither register has the number', async () => {
+    const sub = fixture('brreg', 'underenhet.json');
+    Object.assign(sub, { slettedato: '2022-01-31', nedleggelsesdato: '2021-12-31' });
+    answerOnlyAsSubUnit(sub);
     const company = matched(await lookupOrgnr('973111221'));
     expect(register.requests).toEqual(['/enheter/973111221', '/underenheter/973111221']);
     expect(company.company_legal_status).toBe('dissolved');
@@ -299,11 +303,7 @@ describe('the Brønnøysund adapter', () => {
   it('answers a sub-unit closed down but not deleted (nedleggelsesdato) as inactive, without asking for its parent', async () => {
     const sub = fixture('brreg', 'underenhet.json');
     sub.nedleggelsesdato = '2024-10-31';
-    register.respond((request, response) =>
-      request.url?.startsWith('/underenheter/')
-        ? json(200, sub)(request, response)
-        : json(404, { status: 404 })(request, response),
-    );
+    answerOnlyAsSubUnit(sub);
     const company = matched(await lookupOrgnr('973111221'));
     expect(register.requests).toEqual(['/enheter/973111221', '/underenheter/973111221']);
     expect(company.company_legal_status).toBe('inactive');
