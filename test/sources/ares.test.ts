@@ -72,6 +72,13 @@ const subject = (change: Record<string, unknown> = {}) => ({
   ...change,
 });
 
+/** The sample subject with one source register's state changed (seznamRegistraci). */
+const withRegistration = (field: string, state: string) => {
+  const body = subject();
+  body.seznamRegistraci = { ...(body.seznamRegistraci as object), [field]: state };
+  return body;
+};
+
 describe('the ARES adapter', () => {
   it('declares its defaults: the public API, a budget of 2 a second, name search', () => {
     expect(ARES_DEFAULT_BASE_URL).toBe('https://ares.gov.cz/ekonomicke-subjekty-v-be/rest');
@@ -127,8 +134,17 @@ describe('the ARES adapter', () => {
 
   it.each(Object.entries(ARES_LEGAL_STATUS))('maps %s to %s', async (row, status) => {
     const bodies: Record<string, [Record<string, unknown>, string | undefined]> = {
-      datumZaniku: [fixture('ares', 'ekonomicky-subjekt-zanikly.json'), 'datumZaniku 2023-03-31'],
+      datumZaniku: [
+        fixture('ares', 'ekonomicky-subjekt-zanikly.json'),
+        // The ceased sample went through liquidation: its name still carries the addition.
+        'datumZaniku 2023-03-31; obchodniJmeno v likvidaci',
+      ],
       stavZdrojeIr: [fixture('ares', 'ekonomicky-subjekt-insolvence.json'), 'stavZdrojeIr AKTIVNI'],
+      stavZdrojeCeu: [withRegistration('stavZdrojeCeu', 'AKTIVNI'), 'stavZdrojeCeu AKTIVNI'],
+      vLikvidaci: [
+        subject({ obchodniJmeno: 'Zelená louka s.r.o. v likvidaci' }),
+        'obchodniJmeno v likvidaci',
+      ],
       bezDataZaniku: [subject(), undefined],
     };
     const [body, raw] = bodies[row] ?? [subject(), undefined];
@@ -153,6 +169,24 @@ describe('the ARES adapter', () => {
     expect(await withIr('AKTIVNI', { datumZaniku: '2024-01-31' })).toMatchObject({
       company_legal_status: 'dissolved',
       raw_company_legal_status: 'datumZaniku 2024-01-31; stavZdrojeIr AKTIVNI',
+    });
+  });
+
+  it('reads liquidation from the "v likvidaci" the law adds to the registered name, only at its end', async () => {
+    const named = async (obchodniJmeno: string) => {
+      ares.respond(json(200, subject({ obchodniJmeno })));
+      return matched(await lookup()).company_legal_status;
+    };
+    expect(await named('Zelená louka s.r.o. "v likvidaci"')).toBe('liquidation');
+    expect(await named('Zelená louka s.r.o. V LIKVIDACI')).toBe('liquidation');
+    expect(await named('Poradenství v likvidaci firem s.r.o.')).toBe('active');
+    // A ceased or insolvent subject keeps the stronger status; the name is still recorded.
+    const body = subject({ obchodniJmeno: 'Zelená louka s.r.o. v likvidaci' });
+    body.seznamRegistraci = { ...(body.seznamRegistraci as object), stavZdrojeIr: 'AKTIVNI' };
+    ares.respond(json(200, body));
+    expect(matched(await lookup())).toMatchObject({
+      company_legal_status: 'insolvency',
+      raw_company_legal_status: 'stavZdrojeIr AKTIVNI; obchodniJmeno v likvidaci',
     });
   });
 

@@ -161,7 +161,9 @@ describe.each(DIALECTS)('usage, credits and live access [%s]', (dialect) => {
         'insufficient_credits',
       );
       expect(problem.retryable).toBe(false);
-      expect(problem.detail).toMatch(/^A live check costs 1 credit and workspace ws_\w+ has 0\./);
+      expect(problem.detail).toMatch(
+        /^A live check needs a positive credit balance to start \(it uses 1 credit only when a register answers\) and workspace ws_\w+ has 0\./,
+      );
       expect(problem.detail).toContain(`credits grant --workspace ${ws.id} --units`);
       expect(problem.detail).not.toContain('checks.create');
       const { ledger, balance } = await state(ws.id);

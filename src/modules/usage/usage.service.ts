@@ -78,7 +78,7 @@ const paidAccessRequired = (operation: UsageOperation, workspaceId: string) =>
 
 const insufficientCredits = (operation: UsageOperation, workspaceId: string, balance: number) =>
   new HttpProblem('insufficient_credits', {
-    detail: `${OPERATION_WORDS[operation]} costs 1 credit and workspace ${workspaceId} has ${balance}. The workspace owner can ask the operator of this service to add credits (firmwatch credits grant --workspace ${workspaceId} --units <n>); sandbox keys (svc_test_) cost nothing.`,
+    detail: `${OPERATION_WORDS[operation]} needs a positive credit balance to start (it uses 1 credit only when a register answers) and workspace ${workspaceId} has ${balance}. The workspace owner can ask the operator of this service to add credits (firmwatch credits grant --workspace ${workspaceId} --units <n>); sandbox keys (svc_test_) cost nothing.`,
   });
 
 /**

@@ -41,16 +41,24 @@ export const ARES_BUDGET: BucketPolicy = { capacity: 5, refillPerSecond: 2 };
  * ARES publishes no status word for a subject: a subject that has ceased carries `datumZaniku`
  * (date of extinction) and one that exists does not. Its `seznamRegistraci` says, per source
  * register, whether the subject has a record there: `stavZdrojeIr` `AKTIVNI` is an active record
- * in the insolvency register (ISIR), so the subject is in insolvency proceedings. The first row
- * that applies decides. The raw status recorded is `datumZaniku <date>` and `stavZdrojeIr <state>`
- * (any state but NEEXISTUJICI, joined with `; `); a subject with neither has none recorded.
- * Liquidation is not read (the basic record has no field for it), hence `partial` coverage.
+ * in the insolvency register (ISIR) and `stavZdrojeCeu` `AKTIVNI` one in the central register of
+ * bankrupts (CEÚ), so the subject is in insolvency proceedings. A legal person in liquidation must
+ * use its name with the addition "v likvidaci" (Civil Code, 89/2012 Sb.), and the register records
+ * the name so: `obchodniJmeno` ending in it is liquidation. The first row that applies decides.
+ * The raw status recorded is `datumZaniku <date>`, `stavZdrojeIr <state>`, `stavZdrojeCeu <state>`
+ * (any state but NEEXISTUJICI) and `obchodniJmeno v likvidaci`, joined with `; `; a subject with
+ * none of them has none recorded.
  */
 export const ARES_LEGAL_STATUS = {
   datumZaniku: 'dissolved',
   stavZdrojeIr: 'insolvency',
+  stavZdrojeCeu: 'insolvency',
+  vLikvidaci: 'liquidation',
   bezDataZaniku: 'active',
 } as const satisfies Record<string, CompanyLegalStatus>;
+
+/** The addition a name carries during liquidation, at its end, quoted or not. */
+const IN_LIQUIDATION = /\bv\s+likvidaci["'“”„]?\s*$/i;
 
 const PUBLIC_URL = 'https://ares.gov.cz/ekonomicke-subjekty';
 
@@ -128,19 +136,31 @@ export function aresRecord(body: unknown): CompanyRecord {
   const registrations = body.seznamRegistraci;
   if (registrations !== undefined && registrations !== null && !isObject(registrations))
     throw new UnexpectedShape('seznamRegistraci is not an object');
-  const vatSource = isObject(registrations)
-    ? optionalString(registrations, 'stavZdrojeDph')
-    : undefined;
-  const insolvencySource = isObject(registrations)
-    ? optionalString(registrations, 'stavZdrojeIr')
-    : undefined;
-  const insolvent = insolvencySource === 'AKTIVNI';
+  const sourceState = (field: string) =>
+    isObject(registrations) ? optionalString(registrations, field) : undefined;
+  const insolvencySource = sourceState('stavZdrojeIr');
+  const bankruptsSource = sourceState('stavZdrojeCeu');
+  const inLiquidation = IN_LIQUIDATION.test(name);
   const raw = [
     ...(ceased ? [`datumZaniku ${ceased}`] : []),
     ...(insolvencySource && insolvencySource !== 'NEEXISTUJICI'
       ? [`stavZdrojeIr ${insolvencySource}`]
       : []),
+    ...(bankruptsSource && bankruptsSource !== 'NEEXISTUJICI'
+      ? [`stavZdrojeCeu ${bankruptsSource}`]
+      : []),
+    ...(inLiquidation ? ['obchodniJmeno v likvidaci'] : []),
   ];
+  const statusRow: keyof typeof ARES_LEGAL_STATUS = ceased
+    ? 'datumZaniku'
+    : insolvencySource === 'AKTIVNI'
+      ? 'stavZdrojeIr'
+      : bankruptsSource === 'AKTIVNI'
+        ? 'stavZdrojeCeu'
+        : inLiquidation
+          ? 'vLikvidaci'
+          : 'bezDataZaniku';
+  const vatSource = sourceState('stavZdrojeDph');
   // The DIČ as ARES reports it is listed, unless ARES also says the subject's VAT (DPH)
   // registration is not active: a DIČ can outlive the VAT registration it came with.
   const vatNumber =
@@ -152,8 +172,7 @@ export function aresRecord(body: unknown): CompanyRecord {
     vat_numbers: vatNumber ? [vatNumber] : [],
     tax_identifiers: [],
     country_code: 'CZ',
-    company_legal_status:
-      ARES_LEGAL_STATUS[ceased ? 'datumZaniku' : insolvent ? 'stavZdrojeIr' : 'bezDataZaniku'],
+    company_legal_status: ARES_LEGAL_STATUS[statusRow],
     ...(raw.length > 0 ? { raw_company_legal_status: raw.join('; ') } : {}),
     ...(form ? { legal_form: LEGAL_FORMS[form] ?? form } : {}),
     ...(created ? { incorporation_date: created } : {}),
