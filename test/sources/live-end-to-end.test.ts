@@ -85,7 +85,17 @@ const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unkn
   ares: (url) =>
     url.pathname === '/ekonomicke-subjekty/25596641'
       ? { status: 200, body: fixture('ares', 'ekonomicky-subjekt-insolvence.json') }
-      : { status: 200, body: fixture('ares', 'ekonomicky-subjekt.json') },
+      : url.pathname === '/ekonomicke-subjekty/27100057'
+        ? {
+            status: 200,
+            // In liquidation: the name carries the addition the Civil Code requires.
+            body: {
+              ...fixture('ares', 'ekonomicky-subjekt.json'),
+              ico: '27100057',
+              obchodniJmeno: 'Zelená louka s.r.o. v likvidaci',
+            },
+          }
+        : { status: 200, body: fixture('ares', 'ekonomicky-subjekt.json') },
   gleif: (url) => {
     const country = url.searchParams.get('filter[entity.legalAddress.country]');
     if (country === 'SE') return { status: 200, body: fixture('gleif', 'lei-records-se.json') };
@@ -293,6 +303,25 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       ['registry_match', 'stavZdrojeDph NEEXISTUJICI'],
       ['company_legal', 'stavZdrojeIr AKTIVNI'],
     ]);
+  });
+
+  it('reads liquidation from the name ARES records for a company in liquidation', async () => {
+    const check = await readJson(
+      await post(
+        t.baseUrl,
+        '/checks',
+        { identifier_type: 'registration_number', identifier: '27100057', country_code: 'CZ' },
+        key,
+      ),
+    );
+    expect(check.registry_match_status).toBe('matched');
+    expect(check.company_legal_status).toBe('liquidation');
+    expect(check.evidence).toContainEqual(
+      expect.objectContaining({
+        dimension: 'company_legal',
+        raw_status: 'obchodniJmeno v likvidaci',
+      }),
+    );
   });
 
   it('answers a second check of the same record from the shared cache, keeping the original retrieved_at', async () => {
