@@ -8,10 +8,11 @@ import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
 import { LIVE_SOURCE_NAMES, type LiveSourceName } from '../../src/sources/live-source-names.js';
 import { createLiveSource, type LiveSource } from '../../src/sources/live-sources.js';
 import { sandboxSource } from '../../src/sources/sandbox/sandbox-source.js';
+import { DEFAULT_UPSTREAM_POLICY } from '../../src/sources/upstream/upstream-client.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { get, type Json, post, readJson } from '../helpers/http.js';
-import { type FakeRegister, json, startFakeRegister } from './fake-register.js';
+import { type FakeRegister, type Handler, json, startFakeRegister } from './fake-register.js';
 
 /**
  * Live checks, searches and a monitor recheck end to end: the real app with a live key (paid
@@ -107,6 +108,13 @@ const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unkn
   },
 };
 
+const answerAsDocumented =
+  (name: LiveSourceName): Handler =>
+  (request, response) => {
+    const answer = ANSWERS[name](new URL(request.url ?? '/', 'http://register'));
+    json(answer.status, answer.body)(request, response);
+  };
+
 describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
   let t: TestApp;
   let database: TestDatabase;
@@ -119,10 +127,7 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
   beforeAll(async () => {
     for (const name of LIVE_SOURCE_NAMES) {
       const register = await startFakeRegister();
-      register.respond((request, response) => {
-        const answer = ANSWERS[name](new URL(request.url ?? '/', 'http://register'));
-        json(answer.status, answer.body)(request, response);
-      });
+      register.respond(answerAsDocumented(name));
       registers[name] = register;
     }
     database = await createTestDatabase(dialect);
@@ -451,6 +456,30 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     );
     expect(check.registry_match_status).toBe('not_supported');
     expect(check.warnings[0].message).toMatch(/HMRC/);
+  });
+
+  it("never opens the breaker on a register's refusals: after more 400s than the breaker's threshold, the next check still reaches Companies House", async () => {
+    const check = async (identifier: string) =>
+      readJson(
+        await post(
+          t.baseUrl,
+          '/checks',
+          { identifier_type: 'registration_number', identifier, country_code: 'GB' },
+          key,
+        ),
+      );
+    // A 400 in Companies House's error style: it refused the request, it is not down.
+    registers.companies_house.respond(
+      json(400, { errors: [{ error: 'invalid-request', type: 'ch:service' }] }),
+    );
+    const threshold = DEFAULT_UPSTREAM_POLICY.breaker.consecutiveFailures;
+    for (let n = 0; n <= threshold; n++) {
+      expect((await check(`0999100${n}`)).registry_match_status).toBe('unavailable');
+    }
+    registers.companies_house.respond(answerAsDocumented('companies_house'));
+    const asked = registers.companies_house.requests.length;
+    expect((await check('09993333')).registry_match_status).toBe('not_matched');
+    expect(registers.companies_house.requests.length).toBe(asked + 1);
   });
 
   it('searches a live register by name', async () => {
