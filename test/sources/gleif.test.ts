@@ -23,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.js';
 import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
+import { ELF_CODES, ELF_LIST } from '../../src/sources/gleif/elf-legal-forms.js';
 import { GLEIF_COUNTRIES } from '../../src/sources/gleif/gleif-registered-as.js';
 import {
   GLEIF_BUDGET,
@@ -623,6 +624,14 @@ describe('docs/sources/gleif.md', () => {
     for (const country of GLEIF_COUNTRIES) expect(doc).toMatch(new RegExp(`\\| ${country} \\|`));
     for (const status of Object.keys(GLEIF_REGISTRATION_STATUSES))
       expect(doc).toContain(`\`${status}\``);
+  });
+
+  it('names the copy of the ELF list the adapter ships, and the name filter it asks', () => {
+    expect(doc).toContain(`version ${ELF_LIST.version} of ${ELF_LIST.published}`);
+    expect(doc).toContain(ELF_LIST.url);
+    expect(doc).toContain(`read on ${ELF_LIST.read}`);
+    expect(doc).toContain(`${ELF_CODES.length} codes`);
+    expect(doc).toContain('`GET /lei-records?filter[entity.names]=<name>');
   });
 
   it('links nothing outside the repository', () => {
