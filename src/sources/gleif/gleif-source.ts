@@ -143,7 +143,7 @@ function formatAddress(address: Address): string {
  * legal form of its own). A code our copy of the list does not hold is shown as the code, saying
  * so, never as a guessed name.
  */
-export function gleifLegalForm(
+function gleifLegalForm(
   legalForm: Code | null | undefined,
   language?: string | null,
 ): string | undefined {
@@ -328,9 +328,10 @@ export function gleifSource(options: {
         }
       } else if (query.name !== undefined) {
         // GLEIF's `filter[entity.legalName]` matches the whole legal name only; its
-        // `filter[entity.names]` is a word search over every name of the entity (legal, previous,
-        // trading, transliterated), ranked, and may also return records holding only some of the
-        // words. A record is kept when one of its names holds every word asked for.
+        // `filter[entity.names]` searches the words of every name of the entity (legal, previous,
+        // trading, transliterated), ranked, and is not documented to require every word (what
+        // this rests on: docs/sources/gleif.md). A record is kept when one of its names holds
+        // every word asked for.
         const wanted = wordsOf(query.name);
         if (wanted.length > 0) {
           const page = await records(
