@@ -8,10 +8,14 @@
  * jurisdiction, category, legalForm, status, expiration, creationDate — and
  * `attributes.registration`), copied member for member from records the API returned (published as
  * test samples by the open-source gleif-rs client, fetched from api.gleif.org in May 2025: DE
- * records such as "HRB 7042" at RA000242 with creation dates like "2004-06-06T22:00:00Z"), with
- * invented companies, numbers and LEIs (valid ISO 17442 check digits). Status values are those of
- * the LEI Common Data File format (EntityStatus, ExpirationReason, RegistrationStatus). The fake
- * filters `filter[entity.registeredAs]` by exact text, as GLEIF does, so the spellings are tested.
+ * records such as "HRB 7042" at RA000242 with creation dates like "2004-06-06T22:00:00Z"; SHELL PLC's
+ * `otherNames` entry `{name, language, type: "PREVIOUS_LEGAL_NAME"}`, the shape of
+ * lei-records-search-names.json's previous name), with invented companies, numbers and LEIs (valid
+ * ISO 17442 check digits). Status values are those of the LEI Common Data File format
+ * (EntityStatus, ExpirationReason, RegistrationStatus). Legal form codes are ISO 20275 ELF codes of
+ * GLEIF's list (src/sources/gleif/elf-legal-forms.ts). The fake (gleif-fake.ts, which says what
+ * each filter does and on what evidence) filters `filter[entity.registeredAs]` by exact text, so
+ * the spellings are tested, and `filter[entity.names]` as a ranked word search over every name.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -19,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.js';
 import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
+import { ELF_CODES, ELF_LIST } from '../../src/sources/gleif/elf-legal-forms.js';
 import { GLEIF_COUNTRIES } from '../../src/sources/gleif/gleif-registered-as.js';
 import {
   GLEIF_BUDGET,
@@ -36,17 +41,16 @@ import {
   DEFAULT_UPSTREAM_POLICY,
   type UpstreamPolicy,
 } from '../../src/sources/upstream/upstream-client.js';
+import { gleifAnswer, gleifFixture, gleifRecords, type Json } from './gleif-fake.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: fixtures are arbitrary JSON the tests edit.
-type Json = any;
-const fixture = (name: string): Json =>
-  JSON.parse(readFileSync(new URL(`../fixtures/sources/gleif/${name}`, import.meta.url), 'utf8'));
+const fixture = gleifFixture;
 const FILES = [
   'lei-records-de.json',
   'lei-records-de-two-courts.json',
   'lei-records-se.json',
   'lei-records-ch.json',
   'lei-records-search.json',
+  'lei-records-search-names.json',
 ];
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -57,7 +61,7 @@ const json =
     response.end(typeof body === 'string' ? body : JSON.stringify(body));
   };
 
-/** The fake GLEIF: every fixture record, filtered as the API filters. */
+/** The fake GLEIF: every fixture record, filtered as the API filters (gleif-fake.ts says how). */
 let register: Json[] = [];
 let override: Handler | undefined;
 const requests: IncomingMessage[] = [];
@@ -65,31 +69,8 @@ const params = (request: IncomingMessage) =>
   new URL(request.url ?? '/', 'http://fake').searchParams;
 
 const gleif: Handler = (request, response) => {
-  const url = new URL(request.url ?? '/', 'http://fake');
-  if (url.pathname !== '/lei-records')
-    return json(404, { errors: [{ status: '404' }] })(request, response);
-  const registeredAs = url.searchParams.get('filter[entity.registeredAs]');
-  const legalName = url.searchParams.get('filter[entity.legalName]')?.toLowerCase();
-  const country = url.searchParams.get('filter[entity.legalAddress.country]')?.toUpperCase();
-  const size = Number(url.searchParams.get('page[size]') ?? 10);
-  const data = register
-    .filter((r) => registeredAs === null || r.attributes.entity.registeredAs === registeredAs)
-    .filter(
-      (r) =>
-        legalName === undefined ||
-        r.attributes.entity.legalName.name.toLowerCase().startsWith(legalName),
-    )
-    .filter((r) => country === undefined || r.attributes.entity.legalAddress.country === country)
-    .slice(0, size);
-  const page = fixture('lei-records-empty.json');
-  page.data = data;
-  page.meta.pagination = {
-    ...page.meta.pagination,
-    perPage: size,
-    to: data.length,
-    total: data.length,
-  };
-  json(200, page)(request, response);
+  const { status, body } = gleifAnswer(new URL(request.url ?? '/', 'http://fake'), register);
+  json(status, body)(request, response);
 };
 
 let server: Server;
@@ -110,7 +91,7 @@ afterAll(
     }),
 );
 beforeEach(() => {
-  register = FILES.flatMap((file) => fixture(file).data);
+  register = gleifRecords(FILES);
   override = undefined;
   requests.length = 0;
 });
@@ -185,7 +166,7 @@ describe('GLEIF: registration-number lookups', () => {
         country_code: 'DE',
         company_legal_status: 'active',
         raw_company_legal_status: 'ACTIVE; LEI ISSUED',
-        legal_form: 'ELF 6QQB',
+        legal_form: 'Aktiengesellschaft (AG)',
         // "2004-06-06T22:00:00Z" is midnight of 7 June in Frankfurt.
         incorporation_date: '2004-06-07',
         registered_address: { formatted: 'Fixturestraße 1, 60311 Frankfurt am Main, DE' },
@@ -436,7 +417,8 @@ describe('GLEIF: search', () => {
   it('searches by legal name in the country, leaving out duplicate LEIs', async () => {
     const result = await search({ countryCode: 'DE', name: 'Fixture Werke' });
     const sent = params(requests[0] as IncomingMessage);
-    expect(sent.get('filter[entity.legalName]')).toBe('Fixture Werke');
+    expect(sent.get('filter[entity.names]')).toBe('Fixture Werke');
+    expect(sent.has('filter[entity.legalName]')).toBe(false);
     expect(sent.get('filter[entity.legalAddress.country]')).toBe('DE');
     expect(sent.get('page[size]')).toBe('100');
     expect(result).toMatchObject({ outcome: 'ok', retrievedAt: clock.now() });
@@ -450,7 +432,7 @@ describe('GLEIF: search', () => {
     ]);
     expect(result.companies[1]).toMatchObject({
       registration_number: 'HRB 70002',
-      legal_form: 'ELF 2HBR',
+      legal_form: 'Gesellschaft mit beschränkter Haftung (GmbH)',
       incorporation_date: '1970-01-01',
       registered_address: { formatted: 'Alte Gasse 2, 70174 STUTTGART, DE' },
     });
@@ -486,11 +468,104 @@ describe('GLEIF: search', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it.each([
+    ['a word of the legal name', 'Maschinenbau', ['gleif:529900FIXTUREDE00177']],
+    [
+      'words in another case and without accents',
+      'fixture burotechnik',
+      ['gleif:529900FIXTUREDE00953'],
+    ],
+    ['a word of a previous legal name (otherNames)', 'Motorenwerk', ['gleif:529900FIXTUREDE00856']],
+    [
+      'the start of a word',
+      'Fixture Werk',
+      ['gleif:529900FIXTUREDE00468', 'gleif:529900FIXTUREDE00565', 'gleif:529900FIXTUREDE00759'],
+    ],
+  ])('finds companies by part of their name: %s', async (_name, name, expected) => {
+    const result = await search({ countryCode: 'DE', name });
+    expect(result.outcome === 'ok' && keys(result)).toEqual(expected);
+    expect(params(requests[0] as IncomingMessage).get('filter[entity.names]')).toBe(name);
+  });
+
+  it('keeps only the candidates whose name holds every word asked for', async () => {
+    // The word search also returns every other "Fixture ..." and "... Werke ..." record, ranked.
+    const result = await search({ countryCode: 'DE', name: 'Werke Berlin' });
+    expect(result.outcome === 'ok' && keys(result)).toEqual(['gleif:529900FIXTUREDE00759']);
+  });
+
+  it('answers a name without a word (only punctuation) with no companies, without asking GLEIF', async () => {
+    expect(await search({ countryCode: 'DE', name: '--' })).toMatchObject({
+      outcome: 'ok',
+      companies: [],
+    });
+    expect(requests).toHaveLength(0);
+  });
+
   it('answers unavailable when GLEIF fails or sends a body off its shape', async () => {
     override = json(503, { errors: [{ status: '503' }] });
     expect((await search({ countryCode: 'DE', name: 'Fixture' })).outcome).toBe('unavailable');
     override = json(200, { data: [{ id: 'x' }] });
     expect((await search({ countryCode: 'DE', name: 'Fixture' })).outcome).toBe('unavailable');
+  });
+});
+
+describe('GLEIF: legal forms', () => {
+  const formOf = async (legalForm: Json, language?: string) => {
+    edit(DE_LEI, (r) => {
+      r.attributes.entity.legalForm = legalForm;
+      if (language !== undefined) r.attributes.entity.legalName.language = language;
+    });
+    const result = await lookUp('HRB99042');
+    if (result.outcome !== 'matched') throw new Error(`not matched: ${result.outcome}`);
+    return result.company.legal_form;
+  };
+
+  it.each([
+    ['an active code', { id: '8Z6G', other: null }, 'Kommanditgesellschaft (KG)'],
+    ['a code without an abbreviation', { id: 'V2YH', other: null }, 'Stiftung des privaten Rechts'],
+    [
+      'an inactive code (older records carry them)',
+      { id: '4ZRR', other: null },
+      'Norskregistrert utenlandsk foretak (NUF)',
+    ],
+    [
+      '8888 (other), in the words given',
+      { id: '8888', other: 'Stiftung & Co. KG' },
+      'Stiftung & Co. KG',
+    ],
+    ['8888 without words', { id: '8888', other: null }, undefined],
+    ['9999 (no legal form of its own)', { id: '9999', other: null }, undefined],
+    ['no legal form', null, undefined],
+  ])('names %s by the ELF list', async (_name, legalForm, expected) => {
+    expect(await formOf(legalForm)).toBe(expected);
+  });
+
+  it.each([
+    ['a code of another country (US)', 'XTIQ'],
+    ['a code the list does not have', 'ZZ9Z'],
+  ])('says so, with the code, for %s', async (_name, id) => {
+    expect(await formOf({ id, other: null })).toBe(
+      `ELF code ${id} (not in firmwatch's copy of the ELF list)`,
+    );
+  });
+
+  it.each([
+    ['fr', 'Société anonyme (SA)'],
+    ['de-CH', 'Aktiengesellschaft (AG)'],
+    ['it', 'Società anonima (SA)'],
+    ['rm', 'Company limited by shares (PLC)'],
+  ])('names a Swiss code in the language of the legal name (%s)', async (language, expected) => {
+    edit('506700FIXTURECH00159', (r) => {
+      r.attributes.entity.legalName.language = language;
+    });
+    const result = await lookUp('CHE999990009', 'CH');
+    expect(result).toMatchObject({ outcome: 'matched', company: { legal_form: expected } });
+  });
+
+  it('names a Swedish aktiebolag', async () => {
+    expect(await lookUp('5599990008', 'SE')).toMatchObject({
+      company: { legal_form: 'Aktiebolag (AB)' },
+    });
   });
 });
 
@@ -549,6 +624,14 @@ describe('docs/sources/gleif.md', () => {
     for (const country of GLEIF_COUNTRIES) expect(doc).toMatch(new RegExp(`\\| ${country} \\|`));
     for (const status of Object.keys(GLEIF_REGISTRATION_STATUSES))
       expect(doc).toContain(`\`${status}\``);
+  });
+
+  it('names the copy of the ELF list the adapter ships, and the name filter it asks', () => {
+    expect(doc).toContain(`version ${ELF_LIST.version} of ${ELF_LIST.published}`);
+    expect(doc).toContain(ELF_LIST.url);
+    expect(doc).toContain(`read on ${ELF_LIST.read}`);
+    expect(doc).toContain(`${ELF_CODES.length} codes`);
+    expect(doc).toContain('`GET /lei-records?filter[entity.names]=<name>');
   });
 
   it('links nothing outside the repository', () => {

@@ -13,8 +13,9 @@ import type {
   SourceInfo,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import { inCityOrState } from '../source-text.js';
+import { foldText, inCityOrState } from '../source-text.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { elfLegalFormName } from './elf-legal-forms.js';
 import {
   compactRegisteredAs,
   GLEIF_COUNTRIES,
@@ -68,13 +69,27 @@ const CodeSchema = Type.Object({
   id: nullable(Type.String()),
   other: Type.Optional(nullable(Type.String())),
 });
+type Code = Static<typeof CodeSchema>;
+
+// A legal name and the entity's other names: previous legal names, trading names, names in other
+// languages and their transliterations (LEI-CDF OtherEntityNames), each with its language.
+const NameSchema = Type.Object({
+  name: Type.String(),
+  language: Type.Optional(nullable(Type.String())),
+});
+const OtherNamesSchema = Type.Optional(nullable(Type.Array(NameSchema)));
 
 const LeiRecordSchema = Type.Object({
   id: Type.String(),
   attributes: Type.Object({
     lei: Type.String({ pattern: '^[0-9A-Z]{20}$' }),
     entity: Type.Object({
-      legalName: Type.Object({ name: Type.String({ minLength: 1 }) }),
+      legalName: Type.Object({
+        name: Type.String({ minLength: 1 }),
+        language: Type.Optional(nullable(Type.String())),
+      }),
+      otherNames: OtherNamesSchema,
+      transliteratedOtherNames: OtherNamesSchema,
       legalAddress: AddressSchema,
       registeredAt: Type.Optional(nullable(CodeSchema)),
       registeredAs: Type.Optional(nullable(Type.String())),
@@ -121,17 +136,49 @@ function formatAddress(address: Address): string {
   return [street, ...rest, town, address.country].filter(Boolean).join(', ');
 }
 
-/** The ISO 20275 entity legal form code; 8888 means "other" (described in words), 9999 none. */
-function legalForm(entity: LeiRecord['attributes']['entity']): string | undefined {
-  const id = entity.legalForm?.id;
-  if (id && id !== '8888' && id !== '9999') return `ELF ${id}`;
-  return entity.legalForm?.other?.trim() || undefined;
+/**
+ * The entity's legal form in words: the ELF list's local name (and abbreviation) for its ISO 20275
+ * code, in the language of the legal name where the code has several (src/sources/gleif/
+ * elf-legal-forms.ts); for 8888 ("other") the words in `legalForm.other`; nothing for 9999 (no
+ * legal form of its own). A code our copy of the list does not hold is shown as the code, saying
+ * so, never as a guessed name.
+ */
+function gleifLegalForm(
+  legalForm: Code | null | undefined,
+  language?: string | null,
+): string | undefined {
+  const id = legalForm?.id?.trim();
+  if (id && id !== '8888' && id !== '9999') {
+    return (
+      elfLegalFormName(id, language) ?? `ELF code ${id} (not in firmwatch's copy of the ELF list)`
+    );
+  }
+  return legalForm?.other?.trim() || undefined;
+}
+
+/** A name's words as a search compares them: case, accents and punctuation ignored. */
+const wordsOf = (text: string): string[] =>
+  foldText(text.replace(/ß/g, 'ss'))
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+
+/**
+ * Whether one of the record's names (legal name, other names, transliterated names) holds every
+ * word asked for, each as a whole word or the start of one ("Werk" finds "Fixture Werke AG").
+ */
+function namedAs(record: LeiRecord, wanted: readonly string[]): boolean {
+  const { legalName, otherNames, transliteratedOtherNames } = record.attributes.entity;
+  const names = [legalName, ...(otherNames ?? []), ...(transliteratedOtherNames ?? [])];
+  return names.some(({ name }) => {
+    const words = wordsOf(name);
+    return wanted.every((w) => words.some((word) => word.startsWith(w)));
+  });
 }
 
 function companyRecord(record: LeiRecord): CompanyRecord {
   const { lei, entity, registration } = record.attributes;
   const created = entity.creationDate ? creationDay(entity.creationDate) : undefined;
-  const form = legalForm(entity);
+  const form = gleifLegalForm(entity.legalForm, entity.legalName.language);
   const registeredAs = entity.registeredAs?.trim();
   return {
     key: `gleif:${lei}`,
@@ -153,7 +200,7 @@ const unavailable = (reason: string) => ({ outcome: 'unavailable', reason }) as 
 
 /**
  * GLEIF's LEI records (free, no key): registration-number lookups in the countries it is given
- * (default `GLEIF_COUNTRIES`) and company search by legal name. Coverage is partial everywhere:
+ * (default `GLEIF_COUNTRIES`) and company search by name. Coverage is partial everywhere:
  * only entities with an LEI are there. GB is left to Companies House, so that GB stays
  * `not_supported` when Companies House is off.
  */
@@ -280,18 +327,27 @@ export function gleifSource(options: {
           retrievedAt = found.retrievedAt;
         }
       } else if (query.name !== undefined) {
-        const page = await records(
-          {
-            'filter[entity.legalName]': query.name,
-            'filter[entity.legalAddress.country]': country,
-          },
-          GLEIF_SEARCH_PAGE_SIZE,
-        );
-        if ('reason' in page) return unavailable(page.reason);
-        companies = page.records
-          .filter((r) => r.attributes.entity.legalAddress.country === country)
-          .map(companyRecord);
-        retrievedAt = page.retrievedAt;
+        // GLEIF's `filter[entity.legalName]` matches the whole legal name only; its
+        // `filter[entity.names]` searches the words of every name of the entity (legal, previous,
+        // trading, transliterated), ranked, and is not documented to require every word (what
+        // this rests on: docs/sources/gleif.md). A record is kept when one of its names holds
+        // every word asked for.
+        const wanted = wordsOf(query.name);
+        if (wanted.length > 0) {
+          const page = await records(
+            {
+              'filter[entity.names]': query.name,
+              'filter[entity.legalAddress.country]': country,
+            },
+            GLEIF_SEARCH_PAGE_SIZE,
+          );
+          if ('reason' in page) return unavailable(page.reason);
+          companies = page.records
+            .filter((r) => r.attributes.entity.legalAddress.country === country)
+            .filter((r) => namedAs(r, wanted))
+            .map(companyRecord);
+          retrievedAt = page.retrievedAt;
+        }
       }
       // LEI records carry no VAT numbers or tax identifiers: those find nothing here.
       if (query.vatNumber !== undefined || query.taxIdentifier !== undefined) companies = [];
