@@ -122,7 +122,7 @@ export interface paths {
     put?: never;
     /**
      * Search company records
-     * @description At least one of name, registration_number, vat_number, tax_identifier; vat_number and tax_identifier never together; tax_identifier only, and vat_number never, for US. At most 100 candidates, each stored as a company snapshot. In live it costs one credit when a register answered (with or without candidates); a 502 costs nothing.
+     * @description At least one of name, registration_number, vat_number, tax_identifier; vat_number and tax_identifier never together; tax_identifier only, and vat_number never, for US. At most 100 candidates, each stored as a company snapshot. In live it costs one credit when a register answered (with or without candidates); a 502 costs nothing, and so does a search answered without asking a register (a number that cannot be one the register could hold, a VAT number the register does not record).
      *
      *     Requires an API key with the scope `companies:read`.
      */

@@ -93,7 +93,16 @@ export interface SearchQuery {
 }
 
 export type SearchResult =
-  | ({ outcome: 'ok'; companies: CompanyRecord[] } & Provenance)
+  | ({
+      outcome: 'ok';
+      companies: CompanyRecord[];
+      /**
+       * Set when the source answered without asking its register (a number that cannot be one
+       * of the register's, a VAT number a register without VAT numbers cannot be searched by):
+       * the empty answer is firmwatch's own, so the search costs no credit.
+       */
+      noRegisterAsked?: true;
+    } & Provenance)
   | { outcome: 'unavailable'; reason: string };
 
 /**
@@ -116,6 +125,14 @@ export interface RegistrySource {
   searches(countryCode: string): boolean;
   search(query: SearchQuery): Promise<SearchResult>;
 }
+
+/** An empty search answer given without asking the register (see `noRegisterAsked`). */
+export const answeredWithoutAsking = (source: SourceInfo): SearchResult => ({
+  outcome: 'ok',
+  companies: [],
+  source,
+  noRegisterAsked: true,
+});
 
 /** Live processing until real registry adapters exist: nothing is supported. */
 export const noRegistrySource: RegistrySource = {

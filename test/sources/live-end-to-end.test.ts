@@ -496,6 +496,28 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     expect(body.credits_used).toBe(1);
   });
 
+  it('charges nothing for a search answered without asking a register (a VAT number GLEIF cannot be searched by)', async () => {
+    const asked = registers.gleif.requests.length;
+    const before = await credits();
+    const response = await post(
+      t.baseUrl,
+      '/companies/search',
+      { country_code: 'DE', vat_number: 'DE129273398' },
+      key,
+    );
+    const body = await readJson(response);
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ data: [], credits_used: 0 });
+    expect(registers.gleif.requests.length).toBe(asked);
+    expect(await credits()).toBe(before);
+    // The same search by a name GLEIF is asked for costs its credit.
+    const named = await readJson(
+      await post(t.baseUrl, '/companies/search', { country_code: 'DE', name: 'Muster' }, key),
+    );
+    expect(named.credits_used).toBe(1);
+    expect(registers.gleif.requests.length).toBe(asked + 1);
+  });
+
   it('rechecks a live monitor through its register', async () => {
     const created = await readJson(
       await post(

@@ -29,7 +29,7 @@ export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (
         operationId: 'searchCompanies',
         summary: 'Search company records',
         description:
-          'At least one of name, registration_number, vat_number, tax_identifier; vat_number and tax_identifier never together; tax_identifier only, and vat_number never, for US. At most 100 candidates, each stored as a company snapshot. In live it costs one credit when a register answered (with or without candidates); a 502 costs nothing.',
+          'At least one of name, registration_number, vat_number, tax_identifier; vat_number and tax_identifier never together; tax_identifier only, and vat_number never, for US. At most 100 candidates, each stored as a company snapshot. In live it costs one credit when a register answered (with or without candidates); a 502 costs nothing, and so does a search answered without asking a register (a number that cannot be one the register could hold, a VAT number the register does not record).',
         tags: ['Companies'],
         headers: IdempotencyKeyHeaders,
         body: CompanySearchBody,

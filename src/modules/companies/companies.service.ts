@@ -188,6 +188,8 @@ export interface SearchCandidates {
   /** The register that answered, and when it was asked. */
   source: SourceInfo;
   retrievedAt?: Date;
+  /** No register was asked (the source could answer by itself): no credit is used. */
+  noRegisterAsked?: true;
 }
 
 export async function findCandidates(
@@ -213,6 +215,7 @@ export async function findCandidates(
     records: result.companies.slice(0, MAX_SEARCH_CANDIDATES),
     source: result.source ?? source.info,
     ...(result.retrievedAt ? { retrievedAt: result.retrievedAt } : {}),
+    ...(result.noRegisterAsked ? { noRegisterAsked: true } : {}),
   };
 }
 
@@ -229,8 +232,13 @@ export async function recordSearch(
     environment: principal.environment,
     source,
     operation: 'companies.search',
-    // A register answered (a search none answered is a 502 before this): charged.
-    outcome: candidates.records.length > 0 ? 'matched' : 'not_matched',
+    // A register answered (a search none answered is a 502 before this): charged. One no
+    // register was asked for is uncharged, like a check whose register was not queried.
+    outcome: candidates.noRegisterAsked
+      ? 'not_checked'
+      : candidates.records.length > 0
+        ? 'matched'
+        : 'not_matched',
   });
   const companies = await saveCompanySnapshots(
     db,

@@ -18,6 +18,7 @@ import type {
   SearchResult,
   SourceInfo,
 } from '../registry-source.js';
+import { answeredWithoutAsking } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
 import { foldText, inCityOrState, unavailableFrom } from '../source-text.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
@@ -292,8 +293,7 @@ export function aresSource(options: {
     }
     if (icos.size === 0) return searchByName(query);
     const [ico] = icos;
-    if (icos.size > 1 || !ico || ico === 'none')
-      return { outcome: 'ok', companies: [], source: ARES_INFO };
+    if (icos.size > 1 || !ico || ico === 'none') return answeredWithoutAsking(ARES_INFO);
     const found = await fetchSubject(ico);
     if (found.outcome === 'unavailable') return found;
     const companies =

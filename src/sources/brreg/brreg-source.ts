@@ -18,6 +18,7 @@ import type {
   SearchResult,
   SourceInfo,
 } from '../registry-source.js';
+import { answeredWithoutAsking } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
 import { foldText, unavailableFrom } from '../source-text.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
@@ -387,10 +388,10 @@ export function brregSource(options: {
       if (number === undefined) continue;
       const digits = cleanIdentifier(number).replace(/^NO/, '').replace(/MVA$/, '');
       // A number that cannot be an organisation number matches no unit.
-      if (!/^\d{9}$/.test(digits)) return { outcome: 'ok', companies: [], source: BRREG_INFO };
+      if (!/^\d{9}$/.test(digits)) return answeredWithoutAsking(BRREG_INFO);
       wanted.add(digits);
     }
-    if (wanted.size > 1) return { outcome: 'ok', companies: [], source: BRREG_INFO };
+    if (wanted.size > 1) return answeredWithoutAsking(BRREG_INFO);
     if (wanted.size === 1) params.set('organisasjonsnummer', [...wanted][0] as string);
     if (query.name) params.set('navn', query.name);
     const cities = (query.cityOrState ?? []).map((c) => c.trim()).filter((c) => c !== '');

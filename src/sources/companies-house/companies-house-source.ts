@@ -13,6 +13,7 @@ import type {
   SearchResult,
   SourceInfo,
 } from '../registry-source.js';
+import { answeredWithoutAsking } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
 import { inCityOrState } from '../source-text.js';
 import type { UpstreamClient, UpstreamResult } from '../upstream/upstream-client.js';
@@ -316,16 +317,19 @@ export function companiesHouseSource(options: {
       if (query.countryCode.toUpperCase() !== 'GB') return { outcome: 'ok', companies: [] };
       let records: CompanyRecord[] = [];
       let retrievedAt: Date | undefined;
+      let asked = false;
       if (query.registrationNumber !== undefined) {
         // The number decides: it names one company, whatever name was sent with it.
         const format = checkFormat('GB', 'registration_number', query.registrationNumber);
         if (format.status === 'valid') {
+          asked = true;
           const found = await findByNumber(format.normalized);
           if (found.outcome === 'unavailable') return found;
           if (found.outcome === 'matched') records = [found.company];
           retrievedAt = found.retrievedAt;
         }
       } else if (query.name !== undefined) {
+        asked = true;
         const found = await searchByName(query.name);
         if ('reason' in found) return unavailable(found.reason);
         records = found.records;
@@ -333,6 +337,7 @@ export function companiesHouseSource(options: {
       }
       // Companies House records no VAT numbers: a VAT number finds nothing here.
       if (query.vatNumber !== undefined || query.taxIdentifier !== undefined) records = [];
+      if (!asked) return answeredWithoutAsking(COMPANIES_HOUSE_INFO);
       return {
         outcome: 'ok',
         companies: records.filter((record) => inCityOrState(record, query.cityOrState)),

@@ -3,14 +3,15 @@ import { Compile } from 'typebox/compile';
 import { checkFormat } from '../../formats/registry.js';
 import type { BucketPolicy } from '../../lib/token-bucket.js';
 import { LIVE_SOURCE_DEFAULT_BASE_URLS } from '../live-source-names.js';
-import type {
-  CompanyRecord,
-  LookupQuery,
-  LookupResult,
-  RegistrySource,
-  SearchQuery,
-  SearchResult,
-  SourceInfo,
+import {
+  answeredWithoutAsking,
+  type CompanyRecord,
+  type LookupQuery,
+  type LookupResult,
+  type RegistrySource,
+  type SearchQuery,
+  type SearchResult,
+  type SourceInfo,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
 import { foldText, inCityOrState } from '../source-text.js';
@@ -316,10 +317,12 @@ export function gleifSource(options: {
       if (!countries.has(country)) return { outcome: 'ok', companies: [] };
       let companies: CompanyRecord[] = [];
       let retrievedAt: Date | undefined;
+      let asked = false;
       if (query.registrationNumber !== undefined) {
         // The number decides: it names the companies registered under it, whatever the name sent.
         const format = checkFormat(country, 'registration_number', query.registrationNumber);
         if (format.status !== 'invalid') {
+          asked = true;
           const found = await findByNumber(country, format.normalized);
           if (found.outcome === 'unavailable') return found;
           if (found.outcome === 'matched') companies = [found.company];
@@ -334,6 +337,7 @@ export function gleifSource(options: {
         // every word asked for.
         const wanted = wordsOf(query.name);
         if (wanted.length > 0) {
+          asked = true;
           const page = await records(
             {
               'filter[entity.names]': query.name,
@@ -351,6 +355,7 @@ export function gleifSource(options: {
       }
       // LEI records carry no VAT numbers or tax identifiers: those find nothing here.
       if (query.vatNumber !== undefined || query.taxIdentifier !== undefined) companies = [];
+      if (!asked) return answeredWithoutAsking(GLEIF_INFO);
       return {
         outcome: 'ok',
         companies: companies.filter((c) => inCityOrState(c, query.cityOrState)),

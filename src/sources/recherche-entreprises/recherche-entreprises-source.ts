@@ -12,6 +12,7 @@ import type {
   SearchResult,
   SourceInfo,
 } from '../registry-source.js';
+import { answeredWithoutAsking } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
 import { foldText, unavailableFrom } from '../source-text.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
@@ -268,7 +269,7 @@ export function rechercheEntreprisesSource(options: {
 
   async function search(query: SearchQuery): Promise<SearchResult> {
     if (query.countryCode !== 'FR') return { outcome: 'ok', companies: [] };
-    const none: SearchResult = { outcome: 'ok', companies: [], source: RECHERCHE_ENTREPRISES_INFO };
+    const none = answeredWithoutAsking(RECHERCHE_ENTREPRISES_INFO);
     const sirens = new Set<string>();
     if (query.registrationNumber !== undefined) {
       // The FR rule reads a SIRET or an RCS registration as its SIREN, as a check does.
