@@ -232,7 +232,11 @@ export function aresSource(options: {
     if (result.kind === 'unavailable') return unavailableFrom(result);
     let companies: CompanyRecord[];
     try {
-      const found = isObject(result.body) ? (result.body.ekonomickeSubjekty ?? []) : undefined;
+      // An EkonomickeSubjektySeznam (pocetCelkem, ekonomickeSubjekty): a page without its list is
+      // an empty result only when it says it found nothing, never any body at all.
+      const page = result.body;
+      if (!isObject(page)) throw new UnexpectedShape('the search result is not an object');
+      const found = page.ekonomickeSubjekty ?? (page.pocetCelkem === 0 ? [] : undefined);
       if (!Array.isArray(found)) throw new UnexpectedShape('no ekonomickeSubjekty list');
       companies = found.map(aresRecord);
     } catch (error) {
