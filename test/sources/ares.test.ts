@@ -16,6 +16,11 @@
  *   VAT (DPH) source not active (stavZdrojeDph NEEXISTUJICI).
  * - nenalezeno.json: the 404 body.
  * The names and numbers are made up (valid IČO check digits); they describe no real company.
+ *
+ * The cases every adapter shares (found, not found, each documented status, its 429, 5xx, a
+ * timeout, broken or oversized bodies, search found and empty) are the adapter contract suite's
+ * (adapter-contract.test.ts, registration contract/ares.ts); this file keeps what is
+ * particular to ARES.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -30,13 +35,9 @@ import {
   CLOCK,
   type FakeRegister,
   fixture,
-  hang,
   json,
-  sequence,
   startFakeRegister,
   testClient,
-  text,
-  truncated,
 } from './fake-register.js';
 
 let ares: FakeRegister;
@@ -72,13 +73,6 @@ const subject = (change: Record<string, unknown> = {}) => ({
   ...change,
 });
 
-/** The sample subject with one source register's state changed (seznamRegistraci). */
-const withRegistration = (field: string, state: string) => {
-  const body = subject();
-  body.seznamRegistraci = { ...(body.seznamRegistraci as object), [field]: state };
-  return body;
-};
-
 describe('the ARES adapter', () => {
   it('declares its defaults: the public API, a budget of 2 a second, name search', () => {
     expect(ARES_DEFAULT_BASE_URL).toBe('https://ares.gov.cz/ekonomicke-subjekty-v-be/rest');
@@ -102,56 +96,6 @@ describe('the ARES adapter', () => {
         ],
       },
     ]);
-  });
-
-  it('maps a subject: name, IČO, DIČ, legal form, founding date, seat, record URL and fetch time', async () => {
-    ares.respond(json(200, subject()));
-    const result = await lookup();
-    expect(ares.requests).toEqual(['/ekonomicke-subjekty/27100006']);
-    expect(result).toEqual({
-      outcome: 'matched',
-      company: {
-        key: 'ares:27100006',
-        legal_name: 'Vltavská strojírna s.r.o.',
-        registration_number: '27100006',
-        vat_numbers: ['CZ27100006'],
-        tax_identifiers: [],
-        country_code: 'CZ',
-        company_legal_status: 'active',
-        legal_form: 'Společnost s ručením omezeným',
-        incorporation_date: '2004-05-17',
-        registered_address: { formatted: 'Jankovcova 1522/53, Holešovice, 17000 Praha 7' },
-        city_or_state: 'Praha',
-      },
-      retrievedAt: CLOCK.now(),
-      source: {
-        source_type: 'government_registry',
-        source_name: 'ARES',
-        source_url: 'https://ares.gov.cz/ekonomicke-subjekty?ico=27100006',
-      },
-    });
-  });
-
-  it.each(Object.entries(ARES_LEGAL_STATUS))('maps %s to %s', async (row, status) => {
-    const bodies: Record<string, [Record<string, unknown>, string | undefined]> = {
-      datumZaniku: [
-        fixture('ares', 'ekonomicky-subjekt-zanikly.json'),
-        // The ceased sample went through liquidation: its name still carries the addition.
-        'datumZaniku 2023-03-31; obchodniJmeno v likvidaci',
-      ],
-      stavZdrojeIr: [fixture('ares', 'ekonomicky-subjekt-insolvence.json'), 'stavZdrojeIr AKTIVNI'],
-      stavZdrojeCeu: [withRegistration('stavZdrojeCeu', 'AKTIVNI'), 'stavZdrojeCeu AKTIVNI'],
-      vLikvidaci: [
-        subject({ obchodniJmeno: 'Zelená louka s.r.o. v likvidaci' }),
-        'obchodniJmeno v likvidaci',
-      ],
-      bezDataZaniku: [subject(), undefined],
-    };
-    const [body, raw] = bodies[row] ?? [subject(), undefined];
-    ares.respond(json(200, body));
-    const company = matched(await lookup(body.ico as string));
-    expect(company.company_legal_status).toBe(status);
-    expect(company.raw_company_legal_status).toBe(raw);
   });
 
   it('reads the insolvency register state: only AKTIVNI is insolvency, a closed record is kept as wording, a ceased subject is dissolved', async () => {
@@ -236,38 +180,6 @@ describe('the ARES adapter', () => {
     const personal = await lookup('CZ7103192745', 'vat_number');
     expect(reasonOf(personal)).toMatch(/individual DIČ/);
     expect(ares.requests).toHaveLength(1);
-  });
-
-  it('answers not_matched for the documented 404', async () => {
-    ares.respond(json(404, fixture('ares', 'nenalezeno.json')));
-    expect(await lookup('12345679')).toMatchObject({
-      outcome: 'not_matched',
-      source: { source_name: 'ARES' },
-    });
-  });
-
-  it('retries a 429 after its Retry-After, and answers unavailable when no retry is left', async () => {
-    const waits: number[] = [];
-    ares.respond(sequence(json(429, {}, { 'retry-after': '3' }), json(200, subject())));
-    expect((await lookup('27100006', 'registration_number', { retries: 1 }, waits)).outcome).toBe(
-      'matched',
-    );
-    expect(waits).toEqual([3000]);
-    ares.respond(json(429, {}, { 'retry-after': '3' }));
-    expect(reasonOf(await lookup())).toMatch(/^rate_limited/);
-  });
-
-  it('answers unavailable, with the reason, for a 500, a timeout, a truncated and a malformed body', async () => {
-    ares.respond(json(500, { kod: 'CHYBA', popis: 'Interní chyba' }));
-    expect(reasonOf(await lookup())).toMatch(/^server_error/);
-    ares.respond(hang);
-    expect(
-      reasonOf(await lookup('27100006', 'registration_number', { responseTimeoutMs: 100 })),
-    ).toMatch(/^timeout/);
-    ares.respond(truncated(subject()));
-    expect(reasonOf(await lookup())).toMatch(/^connection_failed: ares: the response broke off/);
-    ares.respond(text(200, '{"ico": "27100006", "obchodniJmeno": "Vltavsk'));
-    expect(reasonOf(await lookup())).toMatch(/^malformed_response: ares: the answer is not JSON/);
   });
 
   it.each([

@@ -92,12 +92,17 @@ export const sequence =
 
 export const CLOCK = fixedClock('2026-11-21T12:00:00.000Z');
 
-/** The shared upstream client as a source gets it, with a generous budget and instant waits. */
+/**
+ * The shared upstream client as a source gets it, with a generous budget and instant waits. Its
+ * clock starts at CLOCK and each wait moves it on; the budget reads the same clock, so a budget
+ * drained by a 429 refills over the waits, not over real time.
+ */
 export function testClient(
   name: string,
   policy: Partial<UpstreamPolicy> = {},
   waits: number[] = [],
 ): UpstreamClient {
+  const clock = fixedClock(CLOCK.now());
   return createUpstreamClient(
     {
       ...DEFAULT_UPSTREAM_POLICY,
@@ -108,10 +113,11 @@ export function testClient(
       ...policy,
     },
     {
-      clock: CLOCK,
-      buckets: memoryTokenBuckets(),
+      clock,
+      buckets: memoryTokenBuckets(() => clock.now().getTime()),
       wait: async (ms) => {
         waits.push(ms);
+        clock.advance(ms);
       },
     },
   );

@@ -15,6 +15,11 @@
  * - search-name.json: a text search, one unit with a matching establishment away from its seat.
  * - search-empty.json: nothing found (the API answers 200 with no results, not 404).
  * The names and numbers are made up (valid Luhn and VAT keys); they describe no real company.
+ *
+ * The cases every adapter shares (found, not found, each documented status, its 429, 5xx, a
+ * timeout, broken or oversized bodies, search found and empty) are the adapter contract suite's
+ * (adapter-contract.test.ts, registration contract/recherche-entreprises.ts); this file keeps what is
+ * particular to the directory.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -30,13 +35,9 @@ import {
   CLOCK,
   type FakeRegister,
   fixture,
-  hang,
   json,
-  sequence,
   startFakeRegister,
   testClient,
-  text,
-  truncated,
 } from './fake-register.js';
 
 interface Page {
@@ -140,45 +141,12 @@ describe('the recherche-entreprises adapter', () => {
     expect(mostInASecond(await admitted({ capacity: 7, refillPerSecond: 7 }))).toBe(14);
   });
 
-  it('maps a legal unit found by its SIREN: name, SIREN, listed VAT numbers, form, creation date, seat, record URL and fetch time', async () => {
-    api.respond(json(200, fixture('recherche-entreprises', 'search-siren.json')));
-    const result = await lookup();
-    expect(api.requests).toEqual(['/search?q=812345676&page=1&per_page=5']);
-    expect(api.headers[0]?.['user-agent']).toMatch(/firmwatch/);
-    expect(result).toEqual({
-      outcome: 'matched',
-      company: {
-        key: 'recherche_entreprises:812345676',
-        legal_name: 'ATELIERS DU CANAL',
-        registration_number: '812345676',
-        vat_numbers: ['FR19812345676'],
-        tax_identifiers: [],
-        country_code: 'FR',
-        company_legal_status: 'active',
-        raw_company_legal_status: 'A',
-        legal_form: 'SAS, société par actions simplifiée',
-        incorporation_date: '2015-06-01',
-        registered_address: { formatted: '12 QUAI DE LA LOIRE 75019 PARIS' },
-        city_or_state: 'PARIS',
-      },
-      retrievedAt: CLOCK.now(),
-      source: {
-        source_type: 'official_public_record',
-        source_name: 'Annuaire des Entreprises (recherche-entreprises)',
-        source_url: 'https://annuaire-entreprises.data.gouv.fr/entreprise/812345676',
-      },
-    });
+  it('maps an etat_administratif it does not know to unknown, keeping the raw value', async () => {
+    api.respond(json(200, pageWith({ etat_administratif: 'X' })));
+    const company = matched(await lookup());
+    expect(company.company_legal_status).toBe('unknown');
+    expect(company.raw_company_legal_status).toBe('X');
   });
-
-  it.each([...Object.entries(RECHERCHE_ENTREPRISES_LEGAL_STATUS), ['X', 'unknown']])(
-    'maps etat_administratif %s to %s, keeping the raw value',
-    async (etat, status) => {
-      api.respond(json(200, pageWith({ etat_administratif: etat })));
-      const company = matched(await lookup());
-      expect(company.company_legal_status).toBe(status);
-      expect(company.raw_company_legal_status).toBe(etat);
-    },
-  );
 
   it('maps a ceased unit as the API publishes it: dissolved, its other fields kept', async () => {
     api.respond(json(200, fixture('recherche-entreprises', 'search-siren-cessee.json')));
@@ -205,9 +173,7 @@ describe('the recherche-entreprises adapter', () => {
     ]);
   });
 
-  it('answers not_matched for no result, for a result of another SIREN, and for a 404', async () => {
-    api.respond(json(200, fixture('recherche-entreprises', 'search-empty.json')));
-    expect(await lookup()).toMatchObject({ outcome: 'not_matched', retrievedAt: CLOCK.now() });
+  it('answers not_matched for a result of another SIREN, and for a 404', async () => {
     api.respond(json(200, pageWith({ siren: '841230006' })));
     expect((await lookup()).outcome).toBe('not_matched');
     api.respond(json(404, { erreur: 'introuvable' }));
@@ -244,41 +210,6 @@ describe('the recherche-entreprises adapter', () => {
     // A diffusible unit carries no such note.
     api.respond(json(200, fixture('recherche-entreprises', 'search-siren.json')));
     expect(matched(await lookup()).legal_name_withheld).toBeUndefined();
-  });
-
-  it('retries a 429 after its Retry-After, and answers unavailable when no retry is left', async () => {
-    const waits: number[] = [];
-    api.respond(
-      sequence(
-        json(429, { erreur: 'Trop de requêtes' }, { 'retry-after': '1' }),
-        json(200, fixture('recherche-entreprises', 'search-siren.json')),
-      ),
-    );
-    expect((await lookup('812345676', 'registration_number', { retries: 1 }, waits)).outcome).toBe(
-      'matched',
-    );
-    expect(waits).toEqual([1000]);
-    api.respond(json(429, { erreur: 'Trop de requêtes' }, { 'retry-after': '1' }));
-    expect(reasonOf(await lookup())).toMatch(/^rate_limited/);
-  });
-
-  it('answers unavailable, with the reason, for a 500, a 400, a timeout, a truncated and a malformed body', async () => {
-    api.respond(json(500, {}));
-    expect(reasonOf(await lookup())).toMatch(/^server_error/);
-    api.respond(json(400, { erreur: 'Veuillez indiquer au moins un paramètre de recherche.' }));
-    expect(reasonOf(await lookup())).toMatch(/^rejected/);
-    api.respond(hang);
-    expect(
-      reasonOf(await lookup('812345676', 'registration_number', { responseTimeoutMs: 100 })),
-    ).toMatch(/^timeout/);
-    api.respond(truncated(fixture('recherche-entreprises', 'search-siren.json')));
-    expect(reasonOf(await lookup())).toMatch(
-      /^connection_failed: recherche_entreprises: the response broke off/,
-    );
-    api.respond(text(200, '{"results": [{"siren": "812345676"'));
-    expect(reasonOf(await lookup())).toMatch(
-      /^malformed_response: recherche_entreprises: the answer is not JSON/,
-    );
   });
 
   it.each([
@@ -358,11 +289,7 @@ describe('the recherche-entreprises adapter', () => {
     expect(api.requests).toHaveLength(7);
   });
 
-  it('answers unavailable for a failed or malformed search', async () => {
-    api.respond(json(502, {}));
-    expect(reasonOf(await source().search({ countryCode: 'FR', name: 'canal' }))).toMatch(
-      /^server_error/,
-    );
+  it('answers unavailable for a search result without a SIREN', async () => {
     api.respond(json(200, { results: [{ nom_complet: 'SANS SIREN' }] }));
     expect(reasonOf(await source().search({ countryCode: 'FR', name: 'sans' }))).toMatch(
       /^malformed_response: recherche_entreprises: siren/,

@@ -38,7 +38,9 @@ afterEach(() => {
 
 const clock = fixedClock('2026-11-21T12:00:00.000Z');
 
+/** A client whose waits move its own clock on, which its budget reads (a 429 drains the budget). */
 function client(policy: Partial<UpstreamPolicy> = {}, waits: number[] = []) {
+  const now = fixedClock(clock.now());
   return createUpstreamClient(
     {
       ...DEFAULT_UPSTREAM_POLICY,
@@ -48,10 +50,11 @@ function client(policy: Partial<UpstreamPolicy> = {}, waits: number[] = []) {
       ...policy,
     },
     {
-      clock,
-      buckets: memoryTokenBuckets(),
+      clock: now,
+      buckets: memoryTokenBuckets(() => now.now().getTime()),
       wait: async (ms) => {
         waits.push(ms);
+        now.advance(ms);
       },
     },
   );

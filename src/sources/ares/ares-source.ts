@@ -208,8 +208,8 @@ export function icoOf(identifierType: IdentifierType, normalized: string): strin
 
 /**
  * ARES as a registry source for the Czech Republic: IČO lookups, and DIČ lookups through the IČO
- * a legal person's DIČ embeds. Company search by name is not offered (see ARES_COVERAGE); `search`
- * answers searches by number, through the same lookup.
+ * a legal person's DIČ embeds. Company search goes by name through ARES's own search, and by
+ * number through the same lookup.
  */
 export function aresSource(options: {
   client: UpstreamClient;
@@ -252,7 +252,11 @@ export function aresSource(options: {
     if (result.kind === 'unavailable') return unavailableFrom(result);
     let companies: CompanyRecord[];
     try {
-      const found = isObject(result.body) ? (result.body.ekonomickeSubjekty ?? []) : undefined;
+      // An EkonomickeSubjektySeznam (pocetCelkem, ekonomickeSubjekty): a page without its list is
+      // an empty result only when it says it found nothing, never any body at all.
+      const page = result.body;
+      if (!isObject(page)) throw new UnexpectedShape('the search result is not an object');
+      const found = page.ekonomickeSubjekty ?? (page.pocetCelkem === 0 ? [] : undefined);
       if (!Array.isArray(found)) throw new UnexpectedShape('no ekonomickeSubjekty list');
       companies = found.map(aresRecord);
     } catch (error) {

@@ -14,7 +14,8 @@ import type { BucketPolicy, TokenBucketStore } from '../../lib/token-bucket.js';
  * The one HTTP client of every registry source: a GET (or a search POST) of JSON with connect and response timeouts,
  * a response size cap, a budget (a token bucket per upstream, shared through Redis when configured),
  * a concurrency cap, retries of 429 and 5xx that honour `Retry-After` (or the upstream's own
- * window headers, `rateLimitHeaders`) within the call's deadline, and a circuit breaker (cockatiel)
+ * window headers, `rateLimitHeaders`) within the call's deadline, a budget drained for as long as a
+ * 429 asks (so no other call goes out before then), and a circuit breaker (cockatiel)
  * so that an upstream that is down answers `unavailable` at once instead of piling up timeouts.
  * Only the upstream's failures open the breaker (no answer, 429, 5xx, a broken body); a 4xx that
  * says our request was wrong (400, 401, 403, ...) does not, nor does a 404 or 410 (an answer). Nothing here throws: every failure is an `unavailable` result with
@@ -164,6 +165,14 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
   const budgetKey = `upstream:${policy.name}`;
 
   /**
+   * Empties the budget for `forMs`: the upstream said no request of ours can succeed before then.
+   * A store that is down only loses the drain: the next 429 says the same again.
+   */
+  async function drainBudget(forMs: number): Promise<void> {
+    if (forMs > 0) await deps.buckets.drain(budgetKey, policy.budget, forMs).catch(() => undefined);
+  }
+
+  /**
    * Milliseconds until the upstream's window resets when its headers say it is spent (a 429, or
    * nothing remaining), after draining the budget until then; undefined otherwise.
    */
@@ -181,10 +190,7 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
     const remaining = header(names.remaining);
     if (!Number.isFinite(resetAt) || (statusCode !== 429 && remaining !== 0)) return undefined;
     const forMs = Math.max(0, resetAt - deps.clock.now().getTime());
-    if (forMs > 0) {
-      // A store that is down only loses the drain: the next 429 says the same again.
-      await deps.buckets.drain(budgetKey, policy.budget, forMs).catch(() => undefined);
-    }
+    await drainBudget(forMs);
     return forMs;
   }
 
@@ -254,13 +260,17 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
     const untilReset = await spentWindow(statusCode, response.headers);
     // 410 Gone: a record the register has removed, which is not there either (not a failure).
     if (statusCode === 404 || statusCode === 410) return { kind: 'not_found' };
-    if (statusCode === 429 || statusCode >= 500)
+    if (statusCode === 429 || statusCode >= 500) {
+      const askedMs = retryAfterMs(response.headers['retry-after'], deps.clock.now());
+      // A 429's Retry-After holds for every call, not only this one's retry: until it has passed,
+      // any request could only be refused again (and would count against us).
+      if (statusCode === 429 && askedMs !== undefined) await drainBudget(askedMs);
       throw new UpstreamFailure(
         statusCode === 429 ? 'rate_limited' : 'server_error',
         `${policy.name} answered ${statusCode}`,
-        retryAfterMs(response.headers['retry-after'], deps.clock.now()) ??
-          (statusCode === 429 ? untilReset : undefined),
+        askedMs ?? (statusCode === 429 ? untilReset : undefined),
       );
+    }
     if (statusCode < 200 || statusCode >= 300)
       throw new UpstreamFailure('rejected', `${policy.name} answered ${statusCode}`);
     try {
