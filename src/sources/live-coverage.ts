@@ -115,3 +115,28 @@ export function defaultLiveCoverageOf(
 ): LiveCoverage {
   return coverageAmong(defaultLiveRegisters(), countryCode.toUpperCase(), identifierType);
 }
+
+/** What a live company search in a country gives, chosen as mergeCoverage chooses it. */
+export interface LiveSearchCoverage {
+  companySearch: Coverage;
+  register?: LiveRegister;
+  /** What live gives when that register's key is not set, when it needs one. */
+  withoutKey?: LiveSearchCoverage;
+}
+
+function searchAmong(registers: readonly LiveRegister[], countryCode: string): LiveSearchCoverage {
+  for (const register of registers) {
+    const coverage = register.source.coverage.find((c) => c.countryCode === countryCode);
+    if (!coverage || coverage.companySearch === 'not_supported') continue;
+    const found: LiveSearchCoverage = { companySearch: coverage.companySearch, register };
+    if (!register.apiKeyVariable) return found;
+    const keyless = registers.filter((r) => r.apiKeyVariable !== register.apiKeyVariable);
+    return { ...found, withoutKey: searchAmong(keyless, countryCode) };
+  }
+  return { companySearch: 'not_supported' };
+}
+
+/** What a live company search in this country gives with the default configuration. */
+export function defaultLiveSearchOf(countryCode: string): LiveSearchCoverage {
+  return searchAmong(defaultLiveRegisters(), countryCode.toUpperCase());
+}
