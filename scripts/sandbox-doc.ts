@@ -25,6 +25,7 @@ import {
   timelineAnswer,
   timelineStepIndex,
 } from '../src/sources/sandbox/sandbox-source.js';
+import { sandboxVersusLiveSection } from './sandbox-versus-live-doc.js';
 
 const OUTCOME_TEXT: Record<string, string> = {
   matched: 'matched',
@@ -251,7 +252,7 @@ ${sections.join('\n')}`;
 export function renderSandboxDoc(fixtures: readonly CountryFixtures[] = SANDBOX_FIXTURES): string {
   return `# Sandbox fixtures
 
-Generated from \`src/sources/sandbox/fixtures/*.json\` by \`npm run docs:sandbox\`; a test fails when this file and the fixtures differ.
+Generated from \`src/sources/sandbox/fixtures/*.json\` and the coverage the live registers declare by \`npm run docs:sandbox\`; a test fails when this file and the code differ.
 
 Keys starting \`svc_test_\` use the sandbox: deterministic fixtures for GB, DE and US, no credits. **These companies and numbers are test data, not evidence about real companies**; their source is named "firmwatch sandbox fixtures (test data, not real companies)" in every \`Source\` and \`Evidence\`.
 
@@ -259,6 +260,7 @@ Keys starting \`svc_test_\` use the sandbox: deterministic fixtures for GB, DE a
 - A check in any other country still runs the format rules; its registry findings are \`not_supported\`, with a warning.
 - \`tax_authority_status\` is \`not_supported\` for VAT numbers and tax identifiers and \`not_applicable\` for registration numbers: checks never call a tax authority.
 
+${sandboxVersusLiveSection(fixtures)}
 ${fixtures.map(countrySection).join('\n')}
 ${timelinesSection(fixtures)}`;
 }

@@ -36,6 +36,14 @@ interface LiveSourceDefinition {
   rateLimitHeaders?: UpstreamPolicy['rateLimitHeaders'];
   /** How long a fetched record is served from the shared cache. */
   cacheTtlMs: number;
+  /** The variable holding the register's API key, for a register that is off without one. */
+  apiKeyVariable?: 'COMPANIES_HOUSE_API_KEY';
+  /**
+   * Why what it declares `partial` is partial, in one sentence that names the register (the
+   * sandbox's `live_coverage_differs` warning and docs/sandbox.md say it). Required of a register
+   * that declares `partial` anywhere (test/sources/live-coverage.test.ts).
+   */
+  partialCoverage?: string;
 }
 
 /**
@@ -49,16 +57,40 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
     budget: COMPANIES_HOUSE_BUDGET,
     rateLimitHeaders: COMPANIES_HOUSE_RATE_LIMIT_HEADERS,
     cacheTtlMs: 6 * HOUR,
+    apiKeyVariable: 'COMPANIES_HOUSE_API_KEY',
   },
   brreg: { build: brregSource, budget: BRREG_BUDGET, cacheTtlMs: HOUR },
   recherche_entreprises: {
     build: rechercheEntreprisesSource,
     budget: RECHERCHE_ENTREPRISES_BUDGET,
     cacheTtlMs: HOUR,
+    // docs/sources/recherche-entreprises.md: SIRENE's état administratif is active or ceased.
+    partialCoverage:
+      'The French company directory tells only active from ceased: SIRENE records no liquidation or insolvency proceedings.',
   },
-  ares: { build: aresSource, budget: ARES_BUDGET, cacheTtlMs: HOUR },
-  gleif: { build: gleifSource, budget: GLEIF_BUDGET, cacheTtlMs: 6 * HOUR },
+  ares: {
+    build: aresSource,
+    budget: ARES_BUDGET,
+    cacheTtlMs: HOUR,
+    // docs/sources/ares.md: the basic record has no liquidation field; a DIČ leads to a subject
+    // only when it is CZ and the 8-digit IČO of a legal person.
+    partialCoverage:
+      "ARES's basic record shows no liquidation, and a VAT number (DIČ) is found only when it is CZ and an 8-digit IČO.",
+  },
+  gleif: {
+    build: gleifSource,
+    budget: GLEIF_BUDGET,
+    cacheTtlMs: 6 * HOUR,
+    // docs/sources/gleif.md: only entities that hold an LEI are in the Global LEI Index.
+    partialCoverage:
+      "Only entities that hold an LEI are in GLEIF (few small businesses): a number no LEI record carries is not_matched even when the national register has the company, and the legal status is the LEI record's entity status.",
+  },
 };
+
+/** The configured value of a register's API key variable. */
+function apiKeyOf(config: LiveSourcesConfig, variable: LiveSourceDefinition['apiKeyVariable']) {
+  return variable === 'COMPANIES_HOUSE_API_KEY' ? config.companiesHouseApiKey : null;
+}
 
 export interface LiveSource extends RegistrySource {
   /** Closes the upstream connections. */
@@ -82,8 +114,9 @@ export function createLiveSource(
   const clients: UpstreamClient[] = [];
   const sources: RegistrySource[] = [];
   for (const name of config.enabled) {
-    if (name === 'companies_house' && !config.companiesHouseApiKey) continue;
     const definition = LIVE_SOURCES[name];
+    const apiKey = apiKeyOf(config, definition.apiKeyVariable);
+    if (definition.apiKeyVariable && !apiKey) continue;
     const client = createUpstreamClient(
       {
         ...DEFAULT_UPSTREAM_POLICY,
@@ -97,9 +130,7 @@ export function createLiveSource(
     const source = definition.build({
       client,
       baseUrl: config.baseUrls[name],
-      ...(name === 'companies_house' && config.companiesHouseApiKey
-        ? { apiKey: config.companiesHouseApiKey }
-        : {}),
+      ...(apiKey ? { apiKey } : {}),
     });
     sources.push(
       withRecordCache(source, {

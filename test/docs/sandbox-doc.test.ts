@@ -1,10 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderSandboxDoc, type TimelineRun, timelineRuns } from '../../scripts/sandbox-doc.js';
+import { sandboxVersusLiveRows } from '../../scripts/sandbox-versus-live-doc.js';
 import type { IdentifierType } from '../../src/formats/format-rule.js';
 import { checkFormat } from '../../src/formats/registry.js';
+import { fixedClock } from '../../src/lib/clock.js';
+import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
 import { WATCHED_FIELDS } from '../../src/modules/monitors/monitors.schemas.js';
-import { SANDBOX_FIXTURES } from '../../src/sources/sandbox/sandbox-source.js';
+import { LIVE_SOURCE_NAMES, type LiveSourceName } from '../../src/sources/live-source-names.js';
+import { createLiveSource, type LiveSource } from '../../src/sources/live-sources.js';
+import { SANDBOX_FIXTURES, sandboxSource } from '../../src/sources/sandbox/sandbox-source.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import { get, type Json, post, readJson } from '../helpers/http.js';
 
 /** Every timeline walked as the doc walks it, run by run. */
 const WALKS = SANDBOX_FIXTURES.flatMap((country) =>
@@ -155,5 +163,99 @@ describe('docs/sandbox.md', () => {
       'active/healthy',
     ]);
     expect(renderSandboxDoc()).toMatch(/simulated/i);
+  });
+
+  describe('Sandbox versus live', () => {
+    // The live registers as the default configuration has them (every register, a Companies House
+    // key), at a closed port: GET /countries reads their declared coverage; nothing is called.
+    let database: TestDatabase;
+    let live: LiveSource;
+    let t: TestApp;
+    let liveKey: string;
+    let sandboxKey: string;
+    beforeAll(async () => {
+      database = await createTestDatabase('sqlite');
+      live = createLiveSource(
+        {
+          enabled: [...LIVE_SOURCE_NAMES],
+          companiesHouseApiKey: 'test-key-0000',
+          baseUrls: Object.fromEntries(
+            LIVE_SOURCE_NAMES.map((name) => [name, 'http://127.0.0.1:1']),
+          ) as Record<LiveSourceName, string>,
+        },
+        { database, clock: fixedClock('2026-11-21T12:00:00.000Z'), buckets: memoryTokenBuckets() },
+      );
+      t = await startTestApp({ database, sources: { sandbox: sandboxSource(), live } });
+      liveKey = (await t.createKey({ environment: 'live' })).key;
+      sandboxKey = (await t.createKey({ environment: 'sandbox' })).key;
+    });
+    afterAll(async () => {
+      await t?.close();
+      await live?.close();
+      await database?.cleanup();
+    });
+
+    const ROWS = sandboxVersusLiveRows(SANDBOX_FIXTURES);
+
+    it('has a row for every sandbox country and identifier type the format rules have, and search', () => {
+      expect(ROWS.map((r) => `${r.country} ${r.kind}`)).toEqual([
+        'GB registration_number',
+        'GB vat_number',
+        'GB company search',
+        'DE registration_number',
+        'DE vat_number',
+        'DE company search',
+        'US tax_identifier',
+        'US company search',
+      ]);
+      const doc = renderSandboxDoc();
+      expect(doc).toContain('## Sandbox versus live');
+      for (const row of ROWS) if (row.warning) expect(doc).toContain(row.warning);
+    });
+
+    it('its live columns are what GET /countries says with every register on and its key set', async () => {
+      for (const row of ROWS) {
+        const response = await get(t.baseUrl, `/countries/${row.country}`, liveKey);
+        expect(response.status).toBe(200);
+        const country = await readJson(response);
+        if (row.kind === 'company search') {
+          expect(row.liveMatch, row.country).toBe(country.company_search);
+          continue;
+        }
+        const capability = country.identifier_capabilities.find(
+          (c: Json) => c.identifier_type === row.kind,
+        );
+        expect([row.liveMatch, row.liveLegalStatus], `${row.country} ${row.kind}`).toEqual([
+          capability.registry_match,
+          capability.company_legal_status,
+        ]);
+      }
+    });
+
+    it('its warnings are what a sandbox check of a valid number says, and only those rows warn', async () => {
+      for (const row of ROWS) {
+        if (row.kind === 'company search') continue;
+        const response = await get(t.baseUrl, `/countries/${row.country}`, liveKey);
+        const capability = (await readJson(response)).identifier_capabilities.find(
+          (c: Json) => c.identifier_type === row.kind,
+        );
+        const check = await readJson(
+          await post(
+            t.baseUrl,
+            '/checks',
+            {
+              identifier_type: row.kind,
+              identifier: capability.format.examples[0],
+              country_code: row.country,
+            },
+            sandboxKey,
+          ),
+        );
+        const said = check.warnings
+          .filter((w: Json) => w.code === 'live_coverage_differs')
+          .map((w: Json) => w.message);
+        expect(said, `${row.country} ${row.kind}`).toEqual(row.warning ? [row.warning] : []);
+      }
+    });
   });
 });

@@ -246,6 +246,18 @@ describe.each(DIALECTS)('MCP tools over Streamable HTTP, sandbox [%s]', (dialect
     for (const finding of FINDINGS) {
       expect(checked.summary).toContain(`${finding}: ${check[finding]}`);
     }
+    // The agent gets the same warning as a REST caller: a live check of a GB VAT number would
+    // give the format finding only (issue 24).
+    expect(check.warnings).toEqual([
+      {
+        dimension: 'registry_match',
+        code: 'live_coverage_differs',
+        message: expect.stringMatching(
+          /^A live check \(svc_live_ key\) of a GB vat_number gives the format finding only/,
+        ),
+        retryable: false,
+      },
+    ]);
     expect(checked.summary).toContain('not one verdict');
     // Called without an idempotency_key: nothing is kept to replay, so no replay flag.
     expect(checked.result._meta?.['firmwatch/idempotency_replayed']).toBeUndefined();

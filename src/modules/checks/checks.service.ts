@@ -19,6 +19,7 @@ import { recordOperation, type UsageOperation } from '../usage/usage.service.js'
 import type { Check, CheckCreateRequest, Evidence, Warning } from './checks.schemas.js';
 import { findCheckBody, insertCheck, listCheckRows } from './checks.store.js';
 import { sameCompanyName } from './company-name.js';
+import { liveCoverageWarning } from './live-coverage-warning.js';
 
 type RegistryFindings = Pick<Check, 'registry_match_status' | 'company_legal_status'> & {
   company?: Company;
@@ -341,6 +342,15 @@ export async function createCheck(
       retryable: false,
     });
   }
+
+  // The sandbox answers from fixtures what live may not answer at all: an integration must learn
+  // that here, not in production. Only when the fixtures were asked (a valid number of a covered
+  // type); an invalid number is reported the same way in both.
+  const liveWarning =
+    principal.environment === 'sandbox' && lookup
+      ? liveCoverageWarning(country, request.identifier_type)
+      : undefined;
+  if (liveWarning) warnings.push(liveWarning);
 
   const check: Check = {
     id: deps.newId('chk'),
