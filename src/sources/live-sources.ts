@@ -11,6 +11,7 @@ import {
 } from './companies-house/companies-house-source.js';
 import { GLEIF_BUDGET, gleifSource } from './gleif/gleif-source.js';
 import type { LiveSourceName } from './live-source-names.js';
+import { PRH_BUDGET, prhSource } from './prh/prh-source.js';
 import {
   RECHERCHE_ENTREPRISES_BUDGET,
   rechercheEntreprisesSource,
@@ -58,6 +59,7 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
   },
   ares: { build: aresSource, budget: ARES_BUDGET, cacheTtlMs: HOUR },
   gleif: { build: gleifSource, budget: GLEIF_BUDGET, cacheTtlMs: 6 * HOUR },
+  prh: { build: prhSource, budget: PRH_BUDGET, cacheTtlMs: HOUR },
 };
 
 export interface LiveSource extends RegistrySource {
