@@ -193,6 +193,12 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       germany.identifier_capabilities.find((c: Json) => c.identifier_type === 'registration_number')
         .registry_match,
     ).toBe('partial');
+    // YTJ, not GLEIF, answers FI business IDs: every company, so supported.
+    const finland = await readJson(await get(t.baseUrl, '/countries/FI', key));
+    expect(
+      finland.identifier_capabilities.find((c: Json) => c.identifier_type === 'registration_number')
+        .registry_match,
+    ).toBe('supported');
     // The sandbox's capabilities are not the live ones.
     const sandboxKey = (await t.createKey()).key;
     const sandboxNorway = await readJson(await get(t.baseUrl, '/countries/NO', sandboxKey));
