@@ -79,6 +79,13 @@ const CASES: Record<LiveSourceName, SmokeCase> = {
     name: 'sap',
     status: 'active',
   },
+  prh: {
+    countryCode: 'FI',
+    identifierType: 'registration_number',
+    identifier: '0112038-9',
+    name: 'nokia',
+    status: 'active',
+  },
 };
 
 /** The upstream's state rather than a wrong answer: reported, but the run does not fail. */

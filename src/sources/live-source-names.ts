@@ -8,6 +8,8 @@ export const LIVE_SOURCE_NAMES = [
   'brreg',
   'recherche_entreprises',
   'ares',
+  // Before GLEIF: routing asks the first source that covers a country, and GLEIF covers FI too.
+  'prh',
   'gleif',
 ] as const;
 export type LiveSourceName = (typeof LIVE_SOURCE_NAMES)[number];
@@ -18,6 +20,7 @@ export const LIVE_SOURCE_TITLES: Record<LiveSourceName, string> = {
   recherche_entreprises: 'French company directory (recherche-entreprises)',
   ares: 'Czech ARES',
   gleif: 'GLEIF LEI records',
+  prh: 'Finnish PRH/YTJ open data',
 };
 
 export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
@@ -26,6 +29,7 @@ export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
   recherche_entreprises: 'https://recherche-entreprises.api.gouv.fr',
   ares: 'https://ares.gov.cz/ekonomicke-subjekty-v-be/rest',
   gleif: 'https://api.gleif.org/api/v1',
+  prh: 'https://avoindata.prh.fi/opendata-ytj-api/v3',
 };
 
 export type BaseUrlVariable = `${Uppercase<LiveSourceName>}_BASE_URL`;

@@ -11,6 +11,7 @@ import {
 } from './companies-house/companies-house-source.js';
 import { GLEIF_BUDGET, gleifSource } from './gleif/gleif-source.js';
 import type { LiveSourceName } from './live-source-names.js';
+import { PRH_BUDGET, prhSource } from './prh/prh-source.js';
 import {
   RECHERCHE_ENTREPRISES_BUDGET,
   rechercheEntreprisesSource,
@@ -72,10 +73,10 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
     build: aresSource,
     budget: ARES_BUDGET,
     cacheTtlMs: HOUR,
-    // docs/sources/ares.md: the basic record has no liquidation field; a DIČ leads to a subject
-    // only when it is CZ and the 8-digit IČO of a legal person.
+    // docs/sources/ares.md: a sole trader's suspended licence is not read; a DIČ leads to a
+    // subject only when it is CZ and the 8-digit IČO of a legal person.
     partialCoverage:
-      "ARES's basic record shows no liquidation, and a VAT number (DIČ) is found only when it is CZ and an 8-digit IČO.",
+      "ARES's record does not show a sole trader's suspended trade licence, and a VAT number (DIČ) is found only when it is CZ and an 8-digit IČO.",
   },
   gleif: {
     build: gleifSource,
@@ -84,6 +85,14 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
     // docs/sources/gleif.md: only entities that hold an LEI are in the Global LEI Index.
     partialCoverage:
       "Only entities that hold an LEI are in GLEIF (few small businesses): a number no LEI record carries is not_matched even when the national register has the company, and the legal status is the LEI record's entity status.",
+  },
+  prh: {
+    build: prhSource,
+    budget: PRH_BUDGET,
+    cacheTtlMs: HOUR,
+    // docs/sources/prh.md: the status comes from the trade register and YTJ's situations.
+    partialCoverage:
+      'YTJ gives a legal status for companies in the trade register: one outside it (YTJ codes 0 and 3), or in a situation YTJ does not name, is unknown.',
   },
 };
 

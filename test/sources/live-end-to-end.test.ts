@@ -106,6 +106,18 @@ const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unkn
     if (country === 'DE') return { status: 200, body: fixture('gleif', 'lei-records-de.json') };
     return { status: 200, body: fixture('gleif', 'lei-records-empty.json') };
   },
+  // YTJ answers a CompanyResult page to a business ID or a name (prh.test.ts names the documents):
+  // the sample active company, one in bankruptcy, one whose VAT-register entry has ended.
+  prh: (url) => {
+    if (url.searchParams.has('name')) return { status: 200, body: fixture('prh', 'search.json') };
+    const byId: Record<string, string> = {
+      '3312345-3': 'company.json',
+      '3312346-1': 'company-konkurssi.json',
+      '3312351-7': 'company-ei-alv.json',
+    };
+    const file = byId[url.searchParams.get('businessId') ?? ''] ?? 'empty.json';
+    return { status: 200, body: fixture('prh', file) };
+  },
 };
 
 const answerAsDocumented =
@@ -163,12 +175,13 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     return usage.totals.billable_units as number;
   };
 
-  it('publishes live registry coverage for GB, NO, FR, CZ and the GLEIF countries', async () => {
+  it('publishes live registry coverage for GB, NO, FR, CZ, FI and the GLEIF countries', async () => {
     const expected: Record<string, string> = {
       GB: 'registration_number',
       NO: 'vat_number',
       FR: 'registration_number',
       CZ: 'registration_number',
+      FI: 'vat_number',
       DE: 'registration_number',
       SE: 'registration_number',
     };
@@ -185,6 +198,12 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       germany.identifier_capabilities.find((c: Json) => c.identifier_type === 'registration_number')
         .registry_match,
     ).toBe('partial');
+    // YTJ, not GLEIF, answers FI business IDs: every company, so supported.
+    const finland = await readJson(await get(t.baseUrl, '/countries/FI', key));
+    expect(
+      finland.identifier_capabilities.find((c: Json) => c.identifier_type === 'registration_number')
+        .registry_match,
+    ).toBe('supported');
     // The sandbox's capabilities are not the live ones.
     const sandboxKey = (await t.createKey()).key;
     const sandboxNorway = await readJson(await get(t.baseUrl, '/countries/NO', sandboxKey));
@@ -200,6 +219,8 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     ['FR', 'registration_number', '812345676', 'ATELIERS DU CANAL', 'Annuaire des Entreprises'],
     ['CZ', 'registration_number', '27100006', 'Vltavská strojírna s.r.o.', 'ARES'],
     ['SE', 'registration_number', '5599990008', null, 'GLEIF'],
+    ['FI', 'registration_number', '3312345-3', 'Saimaan Konepaja Oy', 'PRH'],
+    ['FI', 'vat_number', 'FI33123453', 'Saimaan Konepaja Oy', 'PRH'],
   ])(
     'a live check of a %s %s is matched by its register, with evidence and one credit',
     async (country, type, identifier, name, register) => {
@@ -308,6 +329,46 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       ['registry_match', 'stavZdrojeDph NEEXISTUJICI'],
       ['company_legal', 'stavZdrojeIr AKTIVNI'],
     ]);
+  });
+
+  it('reports what YTJ says: a bankruptcy with its code, a VAT number whose VAT-register entry has ended, an unknown business ID', async () => {
+    const check = async (identifier_type: string, identifier: string) =>
+      readJson(
+        await post(t.baseUrl, '/checks', { identifier_type, identifier, country_code: 'FI' }, key),
+      );
+    const bankrupt = await check('registration_number', '3312346-1');
+    expect(bankrupt.registry_match_status).toBe('matched');
+    expect(bankrupt.company_legal_status).toBe('insolvency');
+    expect(bankrupt.evidence).toContainEqual(
+      expect.objectContaining({
+        dimension: 'company_legal',
+        raw_status: 'tradeRegisterStatus 1; companySituations KONK 2026-03-09',
+        source_url: 'https://tietopalvelu.ytj.fi/yritys/3312346-1',
+      }),
+    );
+
+    const outsideVat = await check('vat_number', 'FI33123517');
+    expect(outsideVat.registry_match_status).toBe('matched');
+    expect(outsideVat.company_legal_status).toBe('active');
+    // The VAT-register entry is company-record evidence: no tax authority was asked.
+    expect(outsideVat.tax_authority_status).toBe('not_supported');
+    expect(outsideVat.company.vat_numbers).toEqual([]);
+    expect(outsideVat.warnings).toEqual([
+      expect.objectContaining({
+        dimension: 'registry_match',
+        code: 'vat_not_registered_in_company_record',
+        retryable: false,
+      }),
+    ]);
+    expect(outsideVat.evidence.map((e: Json) => [e.dimension, e.raw_status])).toEqual([
+      ['format', undefined],
+      ['registry_match', 'matched'],
+      ['registry_match', 'registeredEntries register 6 type 80 endDate 2023-12-31'],
+      ['company_legal', 'tradeRegisterStatus 1'],
+    ]);
+
+    const unknown = await check('registration_number', '3312353-3');
+    expect(unknown.registry_match_status).toBe('not_matched');
   });
 
   it('reads liquidation from the name ARES records for a company in liquidation', async () => {
@@ -516,6 +577,68 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     );
     expect(named.credits_used).toBe(1);
     expect(registers.gleif.requests.length).toBe(asked + 1);
+  });
+
+  it('searches YTJ by name for FI', async () => {
+    const response = await post(
+      t.baseUrl,
+      '/companies/search',
+      { country_code: 'FI', name: 'Saimaan', city_or_state: ['Imatra'] },
+      key,
+    );
+    const body = await readJson(response);
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    expect(body.data.map((c: Json) => [c.legal_name, c.registration_number])).toEqual([
+      ['Saimaan Satama Oy', '3312353-3'],
+    ]);
+    expect(body.data[0].sources[0].source_name).toContain('PRH');
+    expect(body.credits_used).toBe(1);
+    expect(registers.prh.requests.at(-1)).toBe('/companies?name=Saimaan&location=Imatra');
+  });
+
+  it('rechecks a live FI monitor through YTJ, and records the bankruptcy that follows as a change', async () => {
+    const created = await readJson(
+      await post(
+        t.baseUrl,
+        '/monitors',
+        { identifier_type: 'registration_number', identifier: '33123453', country_code: 'FI' },
+        key,
+      ),
+    );
+    expect(created.monitor.latest_snapshot).toMatchObject({
+      registry_match_status: 'matched',
+      company_legal_status: 'active',
+    });
+    const asked = registers.prh.requests.length;
+    // YTJ now records a bankruptcy (KONK) for the company.
+    const bankrupt = fixture('prh', 'company.json');
+    bankrupt.companies[0].companySituations = [
+      { type: 'KONK', registrationDate: '2026-12-01', source: '1' },
+    ];
+    registers.prh.respond(json(200, bankrupt));
+    t.clock.advance(31 * 24 * 3600_000);
+    upstreamClock.advance(31 * 24 * 3600_000);
+    await t.database.db
+      .updateTable('monitors')
+      .set({ next_check_at: '9999-01-01T00:00:00.000Z' })
+      .where('id', '<>', created.monitor.id)
+      .execute();
+    const scheduler = createMonitorScheduler(
+      t.database,
+      domainDeps({ clock: t.clock, newId: t.newId, sources: { sandbox: sandboxSource(), live } }),
+      { owner: 'live-test-fi' },
+    );
+    expect(await scheduler.tick()).toMatchObject({ claimed: 1, rechecked: 1 });
+    expect(registers.prh.requests.slice(asked)).toEqual(['/companies?businessId=3312345-3']);
+    const monitor = await readJson(await get(t.baseUrl, `/monitors/${created.monitor.id}`, key));
+    expect(monitor.health).toBe('healthy');
+    expect(monitor.latest_snapshot.company_legal_status).toBe('insolvency');
+    const events = await readJson(
+      await get(t.baseUrl, `/monitoring-events?monitor_id=${created.monitor.id}`, key),
+    );
+    expect(events.data.map((e: Json) => e.type)).toEqual(['vat.monitor.change_detected']);
+    expect(JSON.stringify(events.data[0])).toContain('insolvency');
+    registers.prh.respond(answerAsDocumented('prh'));
   });
 
   it('rechecks a live monitor through its register', async () => {
