@@ -9,6 +9,7 @@ export const LIVE_SOURCE_NAMES = [
   'recherche_entreprises',
   'ares',
   'gleif',
+  'krs',
 ] as const;
 export type LiveSourceName = (typeof LIVE_SOURCE_NAMES)[number];
 
@@ -18,6 +19,7 @@ export const LIVE_SOURCE_TITLES: Record<LiveSourceName, string> = {
   recherche_entreprises: 'French company directory (recherche-entreprises)',
   ares: 'Czech ARES',
   gleif: 'GLEIF LEI records',
+  krs: 'Polish National Court Register (KRS)',
 };
 
 export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
@@ -26,6 +28,7 @@ export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
   recherche_entreprises: 'https://recherche-entreprises.api.gouv.fr',
   ares: 'https://ares.gov.cz/ekonomicke-subjekty-v-be/rest',
   gleif: 'https://api.gleif.org/api/v1',
+  krs: 'https://api-krs.ms.gov.pl',
 };
 
 export type BaseUrlVariable = `${Uppercase<LiveSourceName>}_BASE_URL`;

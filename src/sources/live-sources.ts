@@ -10,6 +10,7 @@ import {
   companiesHouseSource,
 } from './companies-house/companies-house-source.js';
 import { GLEIF_BUDGET, gleifSource } from './gleif/gleif-source.js';
+import { KRS_BUDGET, krsSource } from './krs/krs-source.js';
 import type { LiveSourceName } from './live-source-names.js';
 import {
   RECHERCHE_ENTREPRISES_BUDGET,
@@ -58,6 +59,7 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
   },
   ares: { build: aresSource, budget: ARES_BUDGET, cacheTtlMs: HOUR },
   gleif: { build: gleifSource, budget: GLEIF_BUDGET, cacheTtlMs: 6 * HOUR },
+  krs: { build: krsSource, budget: KRS_BUDGET, cacheTtlMs: HOUR },
 };
 
 export interface LiveSource extends RegistrySource {
