@@ -195,7 +195,10 @@ function signalsOf(naglowek: Json, dzial6: Json | undefined, name: string): Sign
   for (const entry of dzial6 ? entries(dzial6, 'rozwiazanieUniewaznienie') : []) {
     if (!filled(entry)) continue;
     const why = textOf(entry, 'okreslenieOkolicznosci', 'okreslenieOkolicznosci');
-    add('rozwiazanieUniewaznienie', why ? `rozwiazanieUniewaznienie: ${why}` : 'rozwiazanieUniewaznienie');
+    add(
+      'rozwiazanieUniewaznienie',
+      why ? `rozwiazanieUniewaznienie: ${why}` : 'rozwiazanieUniewaznienie',
+    );
   }
   for (const [row, addition, words] of NAME_ADDITIONS) if (addition.test(name)) add(row, words);
   const known = new Set([
@@ -275,7 +278,10 @@ export function krsRecord(body: unknown): CompanyRecord & { register: 'P' | 'S' 
   if (nip !== undefined && !/^\d{10}$/.test(nip))
     throw new UnexpectedShape('identyfikatory.nip is not 10 digits');
   const form = optionalString(podmiot, 'formaPrawna')?.trim();
-  const registered = isoDate(optionalString(naglowek, 'dataRejestracjiWKRS'), 'dataRejestracjiWKRS');
+  const registered = isoDate(
+    optionalString(naglowek, 'dataRejestracjiWKRS'),
+    'dataRejestracjiWKRS',
+  );
   const address = addressOf(dzial1);
   const { rows, raw } = signalsOf(naglowek, optionalObject(dane, 'dzial6'), name);
   return {
@@ -316,7 +322,10 @@ export function krsSource(options: {
   const headers = { 'user-agent': 'firmwatch (registry check)' };
 
   async function lookup(query: LookupQuery): Promise<LookupResult> {
-    if (query.countryCode !== 'PL' || !supports(query.countryCode, query.identifierType, query.normalized))
+    if (
+      query.countryCode !== 'PL' ||
+      !supports(query.countryCode, query.identifierType, query.normalized)
+    )
       return { outcome: 'not_matched' };
     const krs = query.normalized;
     for (const register of ['P', 'S'] as const) {
