@@ -39,7 +39,7 @@ describe('configuration', () => {
         perIp: { capacity: 60, refillPerSecond: 20 },
       },
       liveSources: {
-        enabled: ['companies_house', 'brreg', 'recherche_entreprises', 'ares', 'gleif'],
+        enabled: ['companies_house', 'brreg', 'recherche_entreprises', 'ares', 'gleif', 'krs'],
         companiesHouseApiKey: null,
         baseUrls: {
           companies_house: 'https://api.company-information.service.gov.uk',
@@ -47,6 +47,7 @@ describe('configuration', () => {
           recherche_entreprises: 'https://recherche-entreprises.api.gouv.fr',
           ares: 'https://ares.gov.cz/ekonomicke-subjekty-v-be/rest',
           gleif: 'https://api.gleif.org/api/v1',
+          krs: 'https://api-krs.ms.gov.pl',
         },
       },
     });

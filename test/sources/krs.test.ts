@@ -83,6 +83,7 @@ function matched(result: LookupResult): CompanyRecord {
 const reasonOf = (result: { outcome: string; reason?: string }) =>
   result.outcome === 'unavailable' ? result.reason : `not unavailable: ${result.outcome}`;
 
+// biome-ignore lint/suspicious/noExplicitAny: the sample extracts are changed field by field
 type Body = { odpis: { naglowekA: Record<string, unknown>; dane: Record<string, any> } };
 const extract = (file = 'odpis-aktualny-p.json') => fixture<Body>('krs', file);
 

@@ -287,6 +287,7 @@ function polishRegistration(regon: FormatRule): FormatRule {
     pattern: '^([0-9]{9}|[0-9]{14}|0[0-9]{9})$',
     checks: ['length', 'characters', 'checksum'],
     coverage: 'partial',
+    source: `${regon.source}; KRS numbers: Ministry of Justice, National Court Register`,
     check,
   };
 }
