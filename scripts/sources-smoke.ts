@@ -78,6 +78,13 @@ const CASES: Record<LiveSourceName, SmokeCase> = {
     identifier: 'Amtsgericht Mannheim HRB 719915',
     name: 'sap',
     status: 'active',
+  }, // Listed on the Warsaw Stock Exchange since 2000; KRS number as in its current extract.
+  krs: {
+    countryCode: 'PL',
+    identifierType: 'registration_number',
+    identifier: '0000006865',
+    name: 'cd projekt',
+    status: 'active',
   },
   prh: {
     countryCode: 'FI',

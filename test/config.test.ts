@@ -39,7 +39,15 @@ describe('configuration', () => {
         perIp: { capacity: 60, refillPerSecond: 20 },
       },
       liveSources: {
-        enabled: ['companies_house', 'brreg', 'recherche_entreprises', 'ares', 'prh', 'gleif'],
+        enabled: [
+          'companies_house',
+          'brreg',
+          'recherche_entreprises',
+          'ares',
+          'prh',
+          'krs',
+          'gleif',
+        ],
         companiesHouseApiKey: null,
         baseUrls: {
           companies_house: 'https://api.company-information.service.gov.uk',
@@ -48,6 +56,7 @@ describe('configuration', () => {
           ares: 'https://ares.gov.cz/ekonomicke-subjekty-v-be/rest',
           gleif: 'https://api.gleif.org/api/v1',
           prh: 'https://avoindata.prh.fi/opendata-ytj-api/v3',
+          krs: 'https://api-krs.ms.gov.pl',
         },
       },
     });

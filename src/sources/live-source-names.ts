@@ -8,8 +8,10 @@ export const LIVE_SOURCE_NAMES = [
   'brreg',
   'recherche_entreprises',
   'ares',
-  // Before GLEIF: routing asks the first source that covers a country, and GLEIF covers FI too.
+  // National registers before GLEIF: routing asks the first source that covers a country, and
+  // GLEIF covers some of theirs too (FI).
   'prh',
+  'krs',
   'gleif',
 ] as const;
 export type LiveSourceName = (typeof LIVE_SOURCE_NAMES)[number];
@@ -21,6 +23,7 @@ export const LIVE_SOURCE_TITLES: Record<LiveSourceName, string> = {
   ares: 'Czech ARES',
   gleif: 'GLEIF LEI records',
   prh: 'Finnish PRH/YTJ open data',
+  krs: 'Polish National Court Register (KRS)',
 };
 
 export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
@@ -30,6 +33,7 @@ export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
   ares: 'https://ares.gov.cz/ekonomicke-subjekty-v-be/rest',
   gleif: 'https://api.gleif.org/api/v1',
   prh: 'https://avoindata.prh.fi/opendata-ytj-api/v3',
+  krs: 'https://api-krs.ms.gov.pl',
 };
 
 export type BaseUrlVariable = `${Uppercase<LiveSourceName>}_BASE_URL`;

@@ -10,6 +10,7 @@ import {
   companiesHouseSource,
 } from './companies-house/companies-house-source.js';
 import { GLEIF_BUDGET, gleifSource } from './gleif/gleif-source.js';
+import { KRS_BUDGET, krsSource } from './krs/krs-source.js';
 import type { LiveSourceName } from './live-source-names.js';
 import { PRH_BUDGET, prhSource } from './prh/prh-source.js';
 import {
@@ -93,6 +94,14 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
     // docs/sources/prh.md: the status comes from the trade register and YTJ's situations.
     partialCoverage:
       'YTJ gives a legal status for companies in the trade register: one outside it (YTJ codes 0 and 3), or in a situation YTJ does not name, is unknown.',
+  },
+  krs: {
+    build: krsSource,
+    budget: KRS_BUDGET,
+    cacheTtlMs: HOUR,
+    // docs/sources/krs.md: asked by KRS number only; a struck-off entity has no current extract.
+    partialCoverage:
+      "KRS is asked by KRS number only (a REGON or NIP needs the statistics office's REGON BIR, not built yet), and a struck-off entity has no current extract, so it is not_matched rather than dissolved.",
   },
 };
 

@@ -113,9 +113,18 @@ export interface RegistrySource {
   readonly info: SourceInfo;
   /** What it covers, per country and identifier type; feeds GET /countries. */
   readonly coverage: readonly SourceCoverage[];
-  supports(countryCode: string, identifierType: IdentifierType): boolean;
-  /** Why a country and identifier type it does not support get no registry finding, if it knows. */
-  notSupportedReason?(countryCode: string, identifierType: IdentifierType): string | undefined;
+  /**
+   * Whether it can be asked about this country and identifier type; with `normalized`, about this
+   * number (a register may be asked by only one of the numbers a country's rule accepts: the KRS
+   * by KRS number, not by REGON). Callers that know the number pass it.
+   */
+  supports(countryCode: string, identifierType: IdentifierType, normalized?: string): boolean;
+  /** Why a country and identifier type (or number) it does not support get no registry finding. */
+  notSupportedReason?(
+    countryCode: string,
+    identifierType: IdentifierType,
+    normalized?: string,
+  ): string | undefined;
   lookup(query: LookupQuery): Promise<LookupResult>;
   /**
    * Sandbox timelines only: whether this recheck is one where the workspace is made to look out of

@@ -44,11 +44,14 @@ export function routedSource(sources: readonly RegistrySource[]): RegistrySource
   return {
     info: { source_type: 'official_public_record', source_name: 'firmwatch live registers' },
     coverage,
-    supports: (country, type) => sources.some((source) => source.supports(country, type)),
-    notSupportedReason: (country, type) =>
-      sources.map((source) => source.notSupportedReason?.(country, type)).find(Boolean),
+    supports: (country, type, normalized) =>
+      sources.some((source) => source.supports(country, type, normalized)),
+    notSupportedReason: (country, type, normalized) =>
+      sources.map((source) => source.notSupportedReason?.(country, type, normalized)).find(Boolean),
     async lookup(query) {
-      const source = sources.find((s) => s.supports(query.countryCode, query.identifierType));
+      const source = sources.find((s) =>
+        s.supports(query.countryCode, query.identifierType, query.normalized),
+      );
       if (!source) return { outcome: 'unavailable', reason: 'no source' };
       const result = await source.lookup(query);
       return result.outcome === 'unavailable' ? result : { source: source.info, ...result };

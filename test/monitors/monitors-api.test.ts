@@ -588,7 +588,9 @@ describe.each(DIALECTS)('monitors in live [%s]', (dialect) => {
       402,
       'insufficient_credits',
     );
-    expect(problem.detail).toMatch(/^A manual run of a live monitor needs a positive credit balance to start/);
+    expect(problem.detail).toMatch(
+      /^A manual run of a live monitor needs a positive credit balance to start/,
+    );
     const monitor = await readJson(
       await get(t.baseUrl, `/monitors/${created.monitor.id}`, live.key),
     );

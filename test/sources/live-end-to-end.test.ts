@@ -65,6 +65,13 @@ const BRREG_UNITS: Record<string, { status: number; body: unknown }> = {
   '/underenheter/973111221': { status: 200, body: fixture('brreg', 'underenhet.json') },
 };
 
+// The KRS extracts by register and number (P: entrepreneurs, S: associations).
+const krsExtracts = new Map<string, unknown>([
+  ['P:0000999001', fixture('krs', 'odpis-aktualny-p.json')],
+  ['S:0000999002', fixture('krs', 'odpis-aktualny-s.json')],
+  ['P:0000999003', fixture('krs', 'odpis-aktualny-upadlosc.json')],
+]);
+
 // Each register answers its sample record, whatever was asked; GLEIF by the country filtered on.
 const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unknown }> = {
   companies_house: (url) =>
@@ -117,6 +124,13 @@ const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unkn
     };
     const file = byId[url.searchParams.get('businessId') ?? ''] ?? 'empty.json';
     return { status: 200, body: fixture('prh', file) };
+  },
+  // The KRS answers each register's extracts by number, and 404 otherwise (krs.test.ts names
+  // where the shapes come from); a test may replace an extract (krsExtracts).
+  krs: (url) => {
+    const number = url.pathname.replace('/api/krs/OdpisAktualny/', '');
+    const body = krsExtracts.get(`${url.searchParams.get('rejestr')}:${number}`);
+    return body ? { status: 200, body } : { status: 404, body: '' };
   },
 };
 
@@ -184,6 +198,7 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       FI: 'vat_number',
       DE: 'registration_number',
       SE: 'registration_number',
+      PL: 'registration_number',
     };
     for (const [code, type] of Object.entries(expected)) {
       const country = await readJson(await get(t.baseUrl, `/countries/${code}`, key));
@@ -221,6 +236,7 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     ['SE', 'registration_number', '5599990008', null, 'GLEIF'],
     ['FI', 'registration_number', '3312345-3', 'Saimaan Konepaja Oy', 'PRH'],
     ['FI', 'vat_number', 'FI33123453', 'Saimaan Konepaja Oy', 'PRH'],
+    ['PL', 'registration_number', 'KRS 0000999001', 'WIŚLANE NARZĘDZIA', 'KRS'],
   ])(
     'a live check of a %s %s is matched by its register, with evidence and one credit',
     async (country, type, identifier, name, register) => {
@@ -506,6 +522,56 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     ]);
   });
 
+  it('reports what the KRS says: an association found in the second register, a bankruptcy in section 6', async () => {
+    const check = async (identifier: string) => {
+      // The KRS budget is 3 requests at once, refilled by the second on the registers' clock.
+      upstreamClock.advance(5_000);
+      return readJson(
+        await post(
+          t.baseUrl,
+          '/checks',
+          { identifier_type: 'registration_number', identifier, country_code: 'PL' },
+          key,
+        ),
+      );
+    };
+    const association = await check('0000999002');
+    expect(association.registry_match_status).toBe('matched');
+    expect(association.company.legal_form).toBe('STOWARZYSZENIE');
+    expect(association.company.sources[0].source_url).toContain('rejestr=S');
+    const bankrupt = await check('0000999003');
+    expect(bankrupt.company_legal_status).toBe('insolvency');
+    expect(bankrupt.evidence).toContainEqual(
+      expect.objectContaining({
+        dimension: 'company_legal',
+        raw_status: 'postepowanieUpadlosciowe UPADŁOŚĆ ogłoszona 20.05.2026; nazwa w upadłości',
+      }),
+    );
+    const missing = await check('0000999099');
+    expect(missing.registry_match_status).toBe('not_matched');
+    expect(registers.krs.requests.slice(-2)).toEqual([
+      '/api/krs/OdpisAktualny/0000999099?rejestr=P&format=json',
+      '/api/krs/OdpisAktualny/0000999099?rejestr=S&format=json',
+    ]);
+  });
+
+  it('keeps a PL REGON and a PL VAT number not_supported in live, saying why, and asks no register', async () => {
+    const asked = registers.krs.requests.length;
+    for (const [identifier_type, identifier] of [
+      ['registration_number', '192598184'],
+      ['vat_number', 'PL8567346215'],
+    ]) {
+      const check = await readJson(
+        await post(t.baseUrl, '/checks', { identifier_type, identifier, country_code: 'PL' }, key),
+      );
+      expect(check.format_status).toBe('valid');
+      expect(check.registry_match_status).toBe('not_supported');
+      expect(check.credits_used).toBe(0);
+      expect(check.warnings[0].message).toMatch(/REGON BIR/);
+    }
+    expect(registers.krs.requests.length).toBe(asked);
+  });
+
   it('keeps GB VAT numbers not_supported in live, saying why', async () => {
     const check = await readJson(
       await post(
@@ -687,6 +753,54 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       await get(t.baseUrl, `/monitoring-events?monitor_id=${created.monitor.id}`, key),
     );
     expect(events.data.map((e: Json) => e.type)).toEqual(['vat.monitor.source_degraded']);
+  });
+
+  it('rechecks a live PL monitor through the KRS, and reports the bankruptcy it then records', async () => {
+    const created = await readJson(
+      await post(
+        t.baseUrl,
+        '/monitors',
+        { identifier_type: 'registration_number', identifier: '0000999001', country_code: 'PL' },
+        key,
+      ),
+    );
+    expect(created.monitor.latest_snapshot).toMatchObject({
+      registry_match_status: 'matched',
+      company_legal_status: 'active',
+    });
+    const asked = registers.krs.requests.length;
+    // The register now records a bankruptcy for the same entity (section 6 and the name).
+    const bankrupt = fixture('krs', 'odpis-aktualny-upadlosc.json');
+    bankrupt.odpis.naglowekA.numerKRS = '0000999001';
+    krsExtracts.set('P:0000999001', bankrupt);
+    // Past the cache window: the recheck asks the register again.
+    t.clock.advance(31 * 24 * 3600_000);
+    upstreamClock.advance(31 * 24 * 3600_000);
+    await t.database.db
+      .updateTable('monitors')
+      .set({ next_check_at: '9999-01-01T00:00:00.000Z' })
+      .where('id', '<>', created.monitor.id)
+      .execute();
+    const scheduler = createMonitorScheduler(
+      t.database,
+      domainDeps({ clock: t.clock, newId: t.newId, sources: { sandbox: sandboxSource(), live } }),
+      { owner: 'live-test-pl' },
+    );
+    expect(await scheduler.tick()).toMatchObject({ claimed: 1, rechecked: 1 });
+    expect(registers.krs.requests.slice(asked)).toEqual([
+      '/api/krs/OdpisAktualny/0000999001?rejestr=P&format=json',
+    ]);
+    const monitor = await readJson(await get(t.baseUrl, `/monitors/${created.monitor.id}`, key));
+    expect(monitor.health).toBe('healthy');
+    expect(monitor.latest_snapshot).toMatchObject({
+      company_legal_status: 'insolvency',
+      legal_name: 'ODRZAŃSKA STAL SPÓŁKA AKCYJNA W UPADŁOŚCI',
+    });
+    const events = await readJson(
+      await get(t.baseUrl, `/monitoring-events?monitor_id=${created.monitor.id}`, key),
+    );
+    expect(events.data.map((e: Json) => e.type)).toEqual(['vat.monitor.change_detected']);
+    krsExtracts.set('P:0000999001', fixture('krs', 'odpis-aktualny-p.json'));
   });
   it('stops asking Companies House once its 429 says the window is spent, until X-Ratelimit-Reset', async () => {
     // Companies House's 429: no Retry-After; the window's end in X-Ratelimit-Reset (epoch

@@ -241,7 +241,56 @@ export const euRegistrationRules: FormatRule[] = [
       source: source(authority as string),
     }),
   )
-  .map((rule) => (rule.countryCode === 'FR' ? frenchRegistration(rule) : rule));
+  .map((rule) =>
+    rule.countryCode === 'FR'
+      ? frenchRegistration(rule)
+      : rule.countryCode === 'PL'
+        ? polishRegistration(rule)
+        : rule,
+  );
+
+/** `KRS` and up to 10 digits once cleaned ("KRS 0000019193", "KRS 19193"). */
+const KRS_PREFIXED = /^KRS([0-9]{1,10})$/;
+
+/**
+ * The PL registration number is the REGON (Statistics Poland), which every entity has, or the KRS
+ * number (the National Court Register's, Krajowy Rejestr Sądowy), which companies, associations
+ * and foundations have and print on their documents. The two cannot be confused: a REGON has 9 or
+ * 14 digits, a KRS number 10, written with its leading zeros ("0000019193"; numbers are given in
+ * sequence and are still far below 0010000000). A KRS number carries no check digit, so only its
+ * length and characters are checked, and the rule is `partial`. Written with "KRS" before it, a
+ * number may drop its leading zeros; bare, a 10-digit number must start with 0, since one that
+ * does not is likely a NIP (a tax number, asked for as a PL vat_number).
+ */
+function polishRegistration(regon: FormatRule): FormatRule {
+  function check(input: string): FormatOutcome {
+    const value = cleanIdentifier(input);
+    const prefixed = KRS_PREFIXED.exec(value)?.[1];
+    if (prefixed) return { status: 'valid', normalized: prefixed.padStart(10, '0') };
+    if (/^0[0-9]{9}$/.test(value)) return { status: 'valid', normalized: value };
+    if (/^[1-9][0-9]{9}$/.test(value))
+      return {
+        status: 'invalid',
+        normalized: value,
+        reason: 'length',
+        message:
+          'has 10 digits, which is neither a REGON (9 or 14 digits) nor a KRS number (10 digits written with their leading zeros, such as 0000019193); a NIP is checked as a PL vat_number',
+      };
+    return regon.check(input);
+  }
+  return {
+    ...regon,
+    name: 'REGON or KRS number',
+    description:
+      'The REGON: 9 or 14 digits with check digits. Or the KRS number (National Court Register): 10 digits with their leading zeros ("0000019193"), or "KRS" followed by the number; it has no check digit, so only its length is checked.',
+    examples: [...regon.examples, '0000019193'],
+    pattern: '^([0-9]{9}|[0-9]{14}|0[0-9]{9})$',
+    checks: ['length', 'characters', 'checksum'],
+    coverage: 'partial',
+    source: `${regon.source}; KRS numbers: Ministry of Justice, National Court Register`,
+    check,
+  };
+}
 
 const stdnumSiret = validatorOf('FR', 'siret');
 /** `RCS <city> [A|B] <SIREN>` once cleaned: the registry's city, A (trader) or B (company). */

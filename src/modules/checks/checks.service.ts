@@ -41,11 +41,12 @@ function registryNotSupported(
   principal: Principal,
   country: string,
   type: IdentifierType,
+  normalized?: string,
 ): RegistryFindings {
   const covered = source.coverage.find((c) => c.countryCode === country);
   const typesHere = covered?.identifiers.map((i) => i.identifierType) ?? [];
   const countries = source.coverage.map((c) => c.countryCode).join(', ');
-  const reason = source.notSupportedReason?.(country, type);
+  const reason = source.notSupportedReason?.(country, type, normalized);
   const where =
     principal.environment === 'live'
       ? (reason ?? `No live registry source covers ${type} numbers in ${country}.`)
@@ -236,7 +237,10 @@ export async function lookUpIdentifier(
   const country = request.country_code.toUpperCase();
   const format = checkFormat(country, request.identifier_type, request.identifier);
   const source = deps.sourceFor(principal);
-  if (format.status === 'invalid' || !source.supports(country, request.identifier_type)) {
+  if (
+    format.status === 'invalid' ||
+    !source.supports(country, request.identifier_type, format.normalized)
+  ) {
     return { country, format, source };
   }
   const lookup = await source.lookup({
@@ -324,7 +328,13 @@ export async function createCheck(
       ],
     };
   } else if (!lookup) {
-    registry = registryNotSupported(source, principal, country, request.identifier_type);
+    registry = registryNotSupported(
+      source,
+      principal,
+      country,
+      request.identifier_type,
+      format.normalized,
+    );
   } else {
     registry = await registryFindings(db, deps, principal, source, lookup, deps.clock.now());
   }

@@ -175,7 +175,7 @@ export async function assertMonitorCreatable(
       ],
     });
   }
-  if (!lookup.source.supports(lookup.country, request.identifier_type)) {
+  if (!lookup.source.supports(lookup.country, request.identifier_type, lookup.format.normalized)) {
     throw new HttpProblem('validation_failed', {
       detail: `No registry source covers ${request.identifier_type} numbers in ${lookup.country} in the ${principal.environment} environment, so a monitor could never detect a change. GET /countries lists what is covered.`,
       errors: [
