@@ -52,8 +52,8 @@ function sandboxGives(country: CountryFixtures, type: IdentifierType): string | 
 }
 
 function keyText(register: LiveRegister | undefined, withoutKey: Coverage | undefined): string {
-  if (!register?.apiKeyVariable) return 'none';
-  return `\`${register.apiKeyVariable}\` (without it: \`${withoutKey ?? 'not_supported'}\`)`;
+  if (!register?.keyVariables) return 'none';
+  return `\`${register.keyVariables}\` (without it: \`${withoutKey ?? 'not_supported'}\`)`;
 }
 
 /**

@@ -142,9 +142,11 @@ async function smoke(
   probe: Agent,
 ): Promise<boolean> {
   const smokeCase = CASES[source];
-  const apiKey = source === 'companies_house' ? config.companiesHouseApiKey : null;
-  if (source === 'companies_house' && !apiKey) {
-    say(source, 'skipped: COMPANIES_HOUSE_API_KEY is not set');
+  const missing = (LIVE_SOURCES[source].credentials ?? []).filter(
+    (variable) => !config.credentials[variable],
+  );
+  if (missing.length > 0) {
+    say(source, `skipped: ${missing.join(' and ')} not set`);
     return false;
   }
   const baseUrl = config.baseUrls[source];
@@ -166,7 +168,7 @@ async function smoke(
     { clock: systemClock, buckets: memoryTokenBuckets() },
   );
   try {
-    const adapter = definition.build({ client, baseUrl, ...(apiKey ? { apiKey } : {}) });
+    const adapter = definition.build({ client, baseUrl, credentials: config.credentials });
     const result = await adapter.lookup({
       countryCode: smokeCase.countryCode,
       identifierType: smokeCase.identifierType,

@@ -8,6 +8,11 @@ import {
   LIVE_SOURCE_TITLES,
   type LiveSourceName,
 } from './sources/live-source-names.js';
+import {
+  CREDENTIAL_VARIABLES,
+  type Credentials,
+  REGISTER_CREDENTIALS,
+} from './sources/register-credentials.js';
 
 /** New company snapshots a workspace may store per environment per UTC day, unless configured. */
 export const DEFAULT_SNAPSHOTS_PER_DAY = 10_000;
@@ -175,12 +180,11 @@ export const CONFIG_VARIABLES = [
     meaning:
       'The company registers live checks, searches and monitors ask, in the order they are tried for a country (`none` for none); see `docs/sources.md`. Sandbox keys never use them',
   },
-  {
-    name: 'COMPANIES_HOUSE_API_KEY',
+  ...CREDENTIAL_VARIABLES.map((name) => ({
+    name,
     default: '(none)',
-    meaning:
-      'Key of the Companies House public data API; without it the Companies House source is off and GB registration numbers answer `not_supported` in live',
-  },
+    meaning: REGISTER_CREDENTIALS[name].meaning,
+  })),
   ...LIVE_SOURCE_NAMES.map((source) => ({
     name: baseUrlVariable(source),
     default: LIVE_SOURCE_DEFAULT_BASE_URLS[source],
@@ -247,7 +251,8 @@ export interface Config {
 export interface LiveSourcesConfig {
   /** Enabled registers, in the order they are tried. */
   enabled: LiveSourceName[];
-  companiesHouseApiKey: string | null;
+  /** The registers' credentials that are set (a register without all of its own is off). */
+  credentials: Credentials;
   baseUrls: Record<LiveSourceName, string>;
 }
 
@@ -542,8 +547,13 @@ function readLiveSources(env: Env): LiveSourcesConfig {
       throw new ConfigError(variable, 'must use https (or http for a local test double)');
     baseUrls[source] = raw.replace(/\/+$/, '');
   }
-  const companiesHouseApiKey = read(env, 'COMPANIES_HOUSE_API_KEY') ?? null;
-  if (companiesHouseApiKey !== null && !/^[A-Za-z0-9-]{8,100}$/.test(companiesHouseApiKey))
-    throw new ConfigError('COMPANIES_HOUSE_API_KEY', 'is not a Companies House API key');
-  return { enabled, companiesHouseApiKey, baseUrls };
+  const credentials: Credentials = {};
+  for (const variable of CREDENTIAL_VARIABLES) {
+    const value = read(env, variable);
+    if (value === undefined) continue;
+    const { pattern, what } = REGISTER_CREDENTIALS[variable];
+    if (!pattern.test(value)) throw new ConfigError(variable, `is not ${what}`);
+    credentials[variable] = value;
+  }
+  return { enabled, credentials, baseUrls };
 }

@@ -48,7 +48,7 @@ describe('configuration', () => {
           'krs',
           'gleif',
         ],
-        companiesHouseApiKey: null,
+        credentials: {},
         baseUrls: {
           companies_house: 'https://api.company-information.service.gov.uk',
           brreg: 'https://data.brreg.no/enhetsregisteret/api',
@@ -70,7 +70,7 @@ describe('configuration', () => {
     });
     expect(config.liveSources.enabled).toEqual(['gleif', 'brreg']);
     expect(config.liveSources.baseUrls.gleif).toBe('http://127.0.0.1:9999/api/v1');
-    expect(config.liveSources.companiesHouseApiKey).toBe('abcd1234-ef56');
+    expect(config.liveSources.credentials).toEqual({ COMPANIES_HOUSE_API_KEY: 'abcd1234-ef56' });
     expect(loadConfig({ LIVE_SOURCES: 'none' }).liveSources.enabled).toEqual([]);
     expect(() => loadConfig({ LIVE_SOURCES: 'gleif,opencorporates' })).toThrow(
       'LIVE_SOURCES: unknown source "opencorporates"',

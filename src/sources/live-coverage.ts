@@ -26,8 +26,8 @@ const COVERAGE_ONLY_CLIENT: UpstreamClient = {
 export interface LiveRegister {
   name: LiveSourceName;
   title: string;
-  /** The variable that must hold its key, when it is off without one. */
-  apiKeyVariable?: string;
+  /** The variables that must hold its credentials ("A and B"), when it is off without them. */
+  keyVariables?: string;
   /** Why what it declares `partial` is partial. */
   partialCoverage?: string;
   source: RegistrySource;
@@ -45,12 +45,16 @@ export function defaultLiveRegisters(): readonly LiveRegister[] {
     return {
       name,
       title: LIVE_SOURCE_TITLES[name],
-      ...(definition.apiKeyVariable ? { apiKeyVariable: definition.apiKeyVariable } : {}),
+      ...(definition.credentials?.length
+        ? { keyVariables: definition.credentials.join(' and ') }
+        : {}),
       ...(definition.partialCoverage ? { partialCoverage: definition.partialCoverage } : {}),
       source: definition.build({
         client: COVERAGE_ONLY_CLIENT,
         baseUrl: LIVE_SOURCE_DEFAULT_BASE_URLS[name],
-        ...(definition.apiKeyVariable ? { apiKey: 'coverage-only' } : {}),
+        credentials: Object.fromEntries(
+          (definition.credentials ?? []).map((variable) => [variable, 'coverage-only']),
+        ),
       }),
     };
   });
@@ -94,8 +98,8 @@ function coverageAmong(
       register,
     };
     if (entry.registryMatch === 'not_supported') return withReason(covered);
-    if (!register.apiKeyVariable) return covered;
-    const keyless = registers.filter((r) => r.apiKeyVariable !== register.apiKeyVariable);
+    if (!register.keyVariables) return covered;
+    const keyless = registers.filter((r) => r.keyVariables !== register.keyVariables);
     return { ...covered, withoutKey: coverageAmong(keyless, countryCode, identifierType) };
   }
   return withReason({ registryMatch: 'not_supported', companyLegalStatus: 'not_supported' });
@@ -129,8 +133,8 @@ function searchAmong(registers: readonly LiveRegister[], countryCode: string): L
     const coverage = register.source.coverage.find((c) => c.countryCode === countryCode);
     if (!coverage || coverage.companySearch === 'not_supported') continue;
     const found: LiveSearchCoverage = { companySearch: coverage.companySearch, register };
-    if (!register.apiKeyVariable) return found;
-    const keyless = registers.filter((r) => r.apiKeyVariable !== register.apiKeyVariable);
+    if (!register.keyVariables) return found;
+    const keyless = registers.filter((r) => r.keyVariables !== register.keyVariables);
     return { ...found, withoutKey: searchAmong(keyless, countryCode) };
   }
   return { companySearch: 'not_supported' };

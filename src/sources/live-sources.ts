@@ -18,6 +18,7 @@ import {
   rechercheEntreprisesSource,
 } from './recherche-entreprises/recherche-entreprises-source.js';
 import { withRecordCache } from './record-cache.js';
+import type { Credentials, CredentialVariable } from './register-credentials.js';
 import { noRegistrySource, type RegistrySource } from './registry-source.js';
 import { routedSource } from './routed-source.js';
 import {
@@ -31,15 +32,20 @@ import {
 const HOUR = 60 * 60 * 1000;
 
 interface LiveSourceDefinition {
-  build(options: { client: UpstreamClient; baseUrl: string; apiKey?: string }): RegistrySource;
+  /** The adapter, given the credentials configured (it reads those it lists in `credentials`). */
+  build(options: {
+    client: UpstreamClient;
+    baseUrl: string;
+    credentials: Credentials;
+  }): RegistrySource;
   /** The upstream's documented limit, kept under (each adapter says how it was chosen). */
   budget: BucketPolicy;
   /** Headers in which the upstream tells its own window, when it does (see the client). */
   rateLimitHeaders?: UpstreamPolicy['rateLimitHeaders'];
   /** How long a fetched record is served from the shared cache. */
   cacheTtlMs: number;
-  /** The variable holding the register's API key, for a register that is off without one. */
-  apiKeyVariable?: 'COMPANIES_HOUSE_API_KEY';
+  /** The credential variables the register needs; it is off until every one is set. */
+  credentials?: readonly CredentialVariable[];
   /**
    * Why what it declares `partial` is partial, in one sentence that names the register (the
    * sandbox's `live_coverage_differs` warning and docs/sandbox.md say it). Required of a register
@@ -55,11 +61,12 @@ interface LiveSourceDefinition {
  */
 export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
   companies_house: {
-    build: companiesHouseSource,
+    build: ({ client, baseUrl, credentials }) =>
+      companiesHouseSource({ client, baseUrl, apiKey: credentials.COMPANIES_HOUSE_API_KEY }),
     budget: COMPANIES_HOUSE_BUDGET,
     rateLimitHeaders: COMPANIES_HOUSE_RATE_LIMIT_HEADERS,
     cacheTtlMs: 6 * HOUR,
-    apiKeyVariable: 'COMPANIES_HOUSE_API_KEY',
+    credentials: ['COMPANIES_HOUSE_API_KEY'],
   },
   brreg: { build: brregSource, budget: BRREG_BUDGET, cacheTtlMs: HOUR },
   recherche_entreprises: {
@@ -105,11 +112,6 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
   },
 };
 
-/** The configured value of a register's API key variable. */
-function apiKeyOf(config: LiveSourcesConfig, variable: LiveSourceDefinition['apiKeyVariable']) {
-  return variable === 'COMPANIES_HOUSE_API_KEY' ? config.companiesHouseApiKey : null;
-}
-
 export interface LiveSource extends RegistrySource {
   /** Closes the upstream connections. */
   close(): Promise<void>;
@@ -133,8 +135,7 @@ export function createLiveSource(
   const sources: RegistrySource[] = [];
   for (const name of config.enabled) {
     const definition = LIVE_SOURCES[name];
-    const apiKey = apiKeyOf(config, definition.apiKeyVariable);
-    if (definition.apiKeyVariable && !apiKey) continue;
+    if (!(definition.credentials ?? []).every((variable) => config.credentials[variable])) continue;
     const client = createUpstreamClient(
       {
         ...DEFAULT_UPSTREAM_POLICY,
@@ -148,7 +149,7 @@ export function createLiveSource(
     const source = definition.build({
       client,
       baseUrl: config.baseUrls[name],
-      ...(apiKey ? { apiKey } : {}),
+      credentials: config.credentials,
     });
     sources.push(
       withRecordCache(source, {

@@ -52,7 +52,7 @@ function liveSource(database: TestDatabase, companiesHouseApiKey: string | null)
   return createLiveSource(
     {
       enabled: [...LIVE_SOURCE_NAMES],
-      companiesHouseApiKey,
+      credentials: companiesHouseApiKey ? { COMPANIES_HOUSE_API_KEY: companiesHouseApiKey } : {},
       baseUrls: Object.fromEntries(LIVE_SOURCE_NAMES.map((name) => [name, CLOSED_PORT])) as Record<
         LiveSourceName,
         string

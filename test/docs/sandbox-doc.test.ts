@@ -178,7 +178,7 @@ describe('docs/sandbox.md', () => {
       live = createLiveSource(
         {
           enabled: [...LIVE_SOURCE_NAMES],
-          companiesHouseApiKey: 'test-key-0000',
+          credentials: { COMPANIES_HOUSE_API_KEY: 'test-key-0000' },
           baseUrls: Object.fromEntries(
             LIVE_SOURCE_NAMES.map((name) => [name, 'http://127.0.0.1:1']),
           ) as Record<LiveSourceName, string>,

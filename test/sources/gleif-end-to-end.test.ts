@@ -41,7 +41,7 @@ describe.each(DIALECTS)('GLEIF end to end [%s]', (dialect) => {
     live = createLiveSource(
       {
         enabled: ['gleif'],
-        companiesHouseApiKey: null,
+        credentials: {},
         baseUrls: Object.fromEntries(LIVE_SOURCE_NAMES.map((name) => [name, gleif.base])) as Record<
           LiveSourceName,
           string

@@ -21,7 +21,7 @@ describe('default live coverage', () => {
     const source = createLiveSource(
       {
         enabled: [...LIVE_SOURCE_NAMES],
-        companiesHouseApiKey,
+        credentials: companiesHouseApiKey ? { COMPANIES_HOUSE_API_KEY: companiesHouseApiKey } : {},
         baseUrls: Object.fromEntries(
           LIVE_SOURCE_NAMES.map((name) => [name, 'http://127.0.0.1:1']),
         ) as Record<LiveSourceName, string>,
@@ -51,7 +51,7 @@ describe('default live coverage', () => {
     expect(gb).toMatchObject({
       registryMatch: 'supported',
       companyLegalStatus: 'supported',
-      register: { name: 'companies_house', apiKeyVariable: 'COMPANIES_HOUSE_API_KEY' },
+      register: { name: 'companies_house', keyVariables: 'COMPANIES_HOUSE_API_KEY' },
       withoutKey: { registryMatch: 'not_supported', companyLegalStatus: 'not_supported' },
     });
     // A register without a key is on in every configuration: nothing to say without one.

@@ -160,7 +160,7 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     live = createLiveSource(
       {
         enabled: [...LIVE_SOURCE_NAMES],
-        companiesHouseApiKey: 'test-key-0000',
+        credentials: { COMPANIES_HOUSE_API_KEY: 'test-key-0000' },
         baseUrls: Object.fromEntries(
           LIVE_SOURCE_NAMES.map((name) => [name, registers[name].base]),
         ) as Record<LiveSourceName, string>,

@@ -64,7 +64,7 @@ describe.each(DIALECTS)('credits for evidence, not for attempts [%s]', (dialect)
     live = createLiveSource(
       {
         enabled: ['companies_house', 'brreg'],
-        companiesHouseApiKey: 'test-key-0000',
+        credentials: { COMPANIES_HOUSE_API_KEY: 'test-key-0000' },
         baseUrls: {
           companies_house: companiesHouse.base,
           brreg: brreg.base,

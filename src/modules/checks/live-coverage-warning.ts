@@ -25,7 +25,7 @@ function otherTypes(country: string, type: IdentifierType): string {
     .map((other) => ({ other, live: defaultLiveCoverageOf(country, other) }))
     .filter(({ live }) => live.registryMatch !== 'not_supported')
     .map(({ other, live }) => {
-      const key = live.withoutKey ? ` where ${live.register?.apiKeyVariable} is set` : '';
+      const key = live.withoutKey ? ` where ${live.register?.keyVariables} is set` : '';
       return `a ${other} gets ${findingsOf(live)}${key}`;
     });
   return others.length > 0 ? ` In live, ${others.join('; ')}.` : '';
@@ -59,7 +59,7 @@ export function liveCoverageDifference(country: string, type: IdentifierType): s
   } else {
     const { register, withoutKey } = live;
     const keyed = withoutKey
-      ? ` only where the service runs with ${register.apiKeyVariable} set; without it, ${findingsOf(withoutKey)}`
+      ? ` only where the service runs with ${register.keyVariables} set; without it, ${findingsOf(withoutKey)}`
       : '';
     const partial = live.registryMatch !== 'supported' || live.companyLegalStatus !== 'supported';
     if (!keyed && !partial) return undefined;
