@@ -1,6 +1,6 @@
-import { krsSource } from '../../../src/sources/krs/krs-source.js';
+import { type KrsStatusRow, krsSource } from '../../../src/sources/krs/krs-source.js';
 import { fixture } from '../fake-register.js';
-import type { AdapterContract } from './adapter-contract.js';
+import type { AdapterContract, StatusCase } from './adapter-contract.js';
 
 /**
  * The KRS open API of the Ministry of Justice (Swagger page prs.ms.gov.pl/krs/openApi, "Otwarte
@@ -39,6 +39,102 @@ const lookupOf = (normalized: string) =>
 const extractOf = (register: 'P' | 'S', krs = '0000999001') =>
   `/api/krs/OdpisAktualny/${krs}?rejestr=${register}&format=json`;
 
+/**
+ * A case for every row of KRS_LEGAL_STATUS, as the register shows it (a row added to the table
+ * does not compile until it has one here).
+ */
+const STATUSES: Record<KrsStatusRow, Omit<StatusCase, 'value'>> = {
+  postepowanieUpadlosciowe: {
+    body: {
+      value: extract('odpis-aktualny-upadlosc.json'),
+      documented: `odpis-aktualny-upadlosc.json: ${ODPIS}, dzial6.postepowanieUpadlosciowe (nip24pl/nip24-cs-client PostepowanieUpadlosciowe) and the name "w upadłości"`,
+    },
+    query: lookupOf('0000999003'),
+    company_legal_status: 'insolvency',
+    raw_company_legal_status:
+      'postepowanieUpadlosciowe UPADŁOŚĆ ogłoszona 20.05.2026; nazwa w upadłości',
+  },
+  postepowanieRestrukturyzacyjne: {
+    body: {
+      value: extract('odpis-aktualny-restrukturyzacja.json'),
+      documented: `odpis-aktualny-restrukturyzacja.json: ${ODPIS}, dzial6.postepowanieRestrukturyzacyjneNaprawczePrzymusowaRestrukturyzacjaUporzadkowanaLikwidacja as probes of the API recorded it`,
+    },
+    query: lookupOf('0000999005'),
+    company_legal_status: 'insolvency',
+    raw_company_legal_status: 'POSTĘPOWANIE RESTRUKTURYZACYJNE',
+  },
+  likwidacja: {
+    body: {
+      value: extract('odpis-aktualny-likwidacja.json'),
+      documented: `odpis-aktualny-likwidacja.json: ${ODPIS}, dzial6.likwidacja [{otwarcieLikwidacji, likwidatorzy}] and the name "w likwidacji"`,
+    },
+    query: lookupOf('0000999004'),
+    company_legal_status: 'liquidation',
+    raw_company_legal_status:
+      'likwidacja: UCHWAŁA NADZWYCZAJNEGO ZGROMADZENIA WSPÓLNIKÓW Z DNIA 01.08.2026; nazwa w likwidacji',
+  },
+  rozwiazanieUniewaznienie: {
+    body: {
+      value: changed({
+        dzial6: { rozwiazanieUniewaznienie: { okreslenieOkolicznosci: 'ROZWIĄZANIE' } },
+      }),
+      documented: `odpis-aktualny-p.json with dzial6.rozwiazanieUniewaznienie {okreslenieOkolicznosci}, as published clients of the API model it: ${ODPIS}`,
+    },
+    company_legal_status: 'liquidation',
+    raw_company_legal_status: 'rozwiazanieUniewaznienie: ROZWIĄZANIE',
+  },
+  wUpadlosci: {
+    body: {
+      value: changed({ nazwa: 'WIŚLANE NARZĘDZIA S.A. W UPADŁOŚCI' }),
+      documented: `odpis-aktualny-p.json with the name a company in bankruptcy must use ("w upadłości", Prawo upadłościowe art. 60): ${ODPIS}`,
+    },
+    company_legal_status: 'insolvency',
+    raw_company_legal_status: 'nazwa w upadłości',
+  },
+  wRestrukturyzacji: {
+    body: {
+      value: changed({ nazwa: 'WIŚLANE NARZĘDZIA S.A. W RESTRUKTURYZACJI' }),
+      documented: `odpis-aktualny-p.json with the name a company in restructuring must use ("w restrukturyzacji", Prawo restrukturyzacyjne art. 19a): ${ODPIS}`,
+    },
+    company_legal_status: 'insolvency',
+    raw_company_legal_status: 'nazwa w restrukturyzacji',
+  },
+  wLikwidacji: {
+    body: {
+      value: changed({ nazwa: 'WIŚLANE NARZĘDZIA SP. Z O.O. W LIKWIDACJI' }),
+      documented: `odpis-aktualny-p.json with the name a company in liquidation must use ("w likwidacji", Kodeks spółek handlowych art. 274 §2): ${ODPIS}`,
+    },
+    company_legal_status: 'liquidation',
+    raw_company_legal_status: 'nazwa w likwidacji',
+  },
+  nieznanyWpisDzialu6: {
+    body: {
+      value: changed({
+        dzial6: { zawieszenieWznowienie: [{ dataZawieszenia: '01.09.2026' }] },
+      }),
+      documented: `odpis-aktualny-p.json with dzial6.zawieszenieWznowienie [{dataZawieszenia}] (nip24pl/nip24-cs-client Dzial6), a section 6 entry the adapter does not read: ${ODPIS}`,
+    },
+    company_legal_status: 'unknown',
+    raw_company_legal_status: 'dzial6.zawieszenieWznowienie',
+  },
+  stanPozycji: {
+    body: {
+      value: changed({ naglowekA: { stanPozycji: 3 } }),
+      documented: `odpis-aktualny-p.json with naglowekA.stanPozycji 3 (the captured extracts have 1; other values are not documented): ${ODPIS}`,
+    },
+    company_legal_status: 'unknown',
+    raw_company_legal_status: 'stanPozycji 3',
+  },
+  brak: {
+    body: {
+      value: extract(),
+      documented: `odpis-aktualny-p.json: ${ODPIS}, dzial6 empty`,
+    },
+    company_legal_status: 'active',
+    raw_company_legal_status: undefined,
+  },
+};
+
 export const krsContract: AdapterContract = {
   name: 'krs',
   build: ({ client, baseUrl }) => krsSource({ client, baseUrl }),
@@ -75,107 +171,7 @@ export const krsContract: AdapterContract = {
       },
       requests: [extractOf('P'), extractOf('S')],
     },
-    statuses: [
-      {
-        value: 'postepowanieUpadlosciowe',
-        body: {
-          value: extract('odpis-aktualny-upadlosc.json'),
-          documented: `odpis-aktualny-upadlosc.json: ${ODPIS}, dzial6.postepowanieUpadlosciowe (nip24pl/nip24-cs-client PostepowanieUpadlosciowe) and the name "w upadłości"`,
-        },
-        query: lookupOf('0000999003'),
-        company_legal_status: 'insolvency',
-        raw_company_legal_status:
-          'postepowanieUpadlosciowe UPADŁOŚĆ ogłoszona 20.05.2026; nazwa w upadłości',
-      },
-      {
-        value: 'postepowanieRestrukturyzacyjne',
-        body: {
-          value: extract('odpis-aktualny-restrukturyzacja.json'),
-          documented: `odpis-aktualny-restrukturyzacja.json: ${ODPIS}, dzial6.postepowanieRestrukturyzacyjneNaprawczePrzymusowaRestrukturyzacjaUporzadkowanaLikwidacja as probes of the API recorded it`,
-        },
-        query: lookupOf('0000999005'),
-        company_legal_status: 'insolvency',
-        raw_company_legal_status: 'POSTĘPOWANIE RESTRUKTURYZACYJNE',
-      },
-      {
-        value: 'likwidacja',
-        body: {
-          value: extract('odpis-aktualny-likwidacja.json'),
-          documented: `odpis-aktualny-likwidacja.json: ${ODPIS}, dzial6.likwidacja [{otwarcieLikwidacji, likwidatorzy}] and the name "w likwidacji"`,
-        },
-        query: lookupOf('0000999004'),
-        company_legal_status: 'liquidation',
-        raw_company_legal_status:
-          'likwidacja: UCHWAŁA NADZWYCZAJNEGO ZGROMADZENIA WSPÓLNIKÓW Z DNIA 01.08.2026; nazwa w likwidacji',
-      },
-      {
-        value: 'rozwiazanieUniewaznienie',
-        body: {
-          value: changed({
-            dzial6: { rozwiazanieUniewaznienie: { okreslenieOkolicznosci: 'ROZWIĄZANIE' } },
-          }),
-          documented: `odpis-aktualny-p.json with dzial6.rozwiazanieUniewaznienie {okreslenieOkolicznosci}, as published clients of the API model it: ${ODPIS}`,
-        },
-        company_legal_status: 'liquidation',
-        raw_company_legal_status: 'rozwiazanieUniewaznienie: ROZWIĄZANIE',
-      },
-      {
-        value: 'wUpadlosci',
-        body: {
-          value: changed({ nazwa: 'WIŚLANE NARZĘDZIA S.A. W UPADŁOŚCI' }),
-          documented: `odpis-aktualny-p.json with the name a company in bankruptcy must use ("w upadłości", Prawo upadłościowe art. 60): ${ODPIS}`,
-        },
-        company_legal_status: 'insolvency',
-        raw_company_legal_status: 'nazwa w upadłości',
-      },
-      {
-        value: 'wRestrukturyzacji',
-        body: {
-          value: changed({ nazwa: 'WIŚLANE NARZĘDZIA S.A. W RESTRUKTURYZACJI' }),
-          documented: `odpis-aktualny-p.json with the name a company in restructuring must use ("w restrukturyzacji", Prawo restrukturyzacyjne art. 19a): ${ODPIS}`,
-        },
-        company_legal_status: 'insolvency',
-        raw_company_legal_status: 'nazwa w restrukturyzacji',
-      },
-      {
-        value: 'wLikwidacji',
-        body: {
-          value: changed({ nazwa: 'WIŚLANE NARZĘDZIA SP. Z O.O. W LIKWIDACJI' }),
-          documented: `odpis-aktualny-p.json with the name a company in liquidation must use ("w likwidacji", Kodeks spółek handlowych art. 274 §2): ${ODPIS}`,
-        },
-        company_legal_status: 'liquidation',
-        raw_company_legal_status: 'nazwa w likwidacji',
-      },
-      {
-        value: 'nieznanyWpisDzialu6',
-        body: {
-          value: changed({
-            dzial6: { zawieszenieWznowienie: [{ dataZawieszenia: '01.09.2026' }] },
-          }),
-          documented: `odpis-aktualny-p.json with dzial6.zawieszenieWznowienie [{dataZawieszenia}] (nip24pl/nip24-cs-client Dzial6), a section 6 entry the adapter does not read: ${ODPIS}`,
-        },
-        company_legal_status: 'unknown',
-        raw_company_legal_status: 'dzial6.zawieszenieWznowienie',
-      },
-      {
-        value: 'stanPozycji',
-        body: {
-          value: changed({ naglowekA: { stanPozycji: 3 } }),
-          documented: `odpis-aktualny-p.json with naglowekA.stanPozycji 3 (the captured extracts have 1; other values are not documented): ${ODPIS}`,
-        },
-        company_legal_status: 'unknown',
-        raw_company_legal_status: 'stanPozycji 3',
-      },
-      {
-        value: 'brak',
-        body: {
-          value: extract(),
-          documented: `odpis-aktualny-p.json: ${ODPIS}, dzial6 empty`,
-        },
-        company_legal_status: 'active',
-        raw_company_legal_status: undefined,
-      },
-    ],
+    statuses: Object.entries(STATUSES).map(([value, status]) => ({ value, ...status })),
   },
   rateLimited: {
     documented:

@@ -1,6 +1,6 @@
-import { prhSource } from '../../../src/sources/prh/prh-source.js';
+import { type PRH_LEGAL_STATUS, prhSource } from '../../../src/sources/prh/prh-source.js';
 import { fixture } from '../fake-register.js';
-import type { AdapterContract } from './adapter-contract.js';
+import type { AdapterContract, StatusCase } from './adapter-contract.js';
 
 /**
  * PRH's open data API for the Business Information System (YTJ), version 3. Documents:
@@ -32,6 +32,108 @@ const changed = (change: Record<string, unknown>, file = 'company.json'): Page =
 };
 const lookupOf = (normalized: string) =>
   ({ countryCode: 'FI', identifierType: 'registration_number', normalized }) as const;
+
+/**
+ * A case for every row of PRH_LEGAL_STATUS, as the register shows it (a row added to the table
+ * does not compile until it has one here).
+ */
+const STATUSES: Record<keyof typeof PRH_LEGAL_STATUS, Omit<StatusCase, 'value'>> = {
+  endDate: {
+    body: {
+      value: page('company-lakannut.json'),
+      documented: `company-lakannut.json: ${COMPANY}, a ceased company (endDate, tradeRegisterStatus 4)`,
+    },
+    query: lookupOf('33123509'),
+    company_legal_status: 'dissolved',
+    raw_company_legal_status: 'endDate 2024-12-31; tradeRegisterStatus 4',
+  },
+  'tradeRegisterStatus unlisted': {
+    body: {
+      // A code outside REK_KDI decides before a situation: the adapter does not guess.
+      value: changed({ tradeRegisterStatus: '7' }, 'company-konkurssi.json'),
+      documented: `company-konkurssi.json with tradeRegisterStatus 7, a code outside the REK_KDI list: ${COMPANY}`,
+    },
+    query: lookupOf('33123461'),
+    company_legal_status: 'unknown',
+    raw_company_legal_status: 'tradeRegisterStatus 7; companySituations KONK 2026-03-09',
+  },
+  'tradeRegisterStatus 4': {
+    body: {
+      value: changed({ tradeRegisterStatus: '4' }),
+      documented: `company.json with ${REK_KDI} 4 (Ceased): ${COMPANY}`,
+    },
+    company_legal_status: 'dissolved',
+    raw_company_legal_status: 'tradeRegisterStatus 4',
+  },
+  'tradeRegisterStatus 2': {
+    body: {
+      value: changed({ tradeRegisterStatus: '2' }),
+      documented: `company.json with ${REK_KDI} 2 (Removed from register): ${COMPANY}`,
+    },
+    company_legal_status: 'dissolved',
+    raw_company_legal_status: 'tradeRegisterStatus 2',
+  },
+  KONK: {
+    body: {
+      value: page('company-konkurssi.json'),
+      documented: `company-konkurssi.json: ${COMPANY}, companySituations KONK (bankruptcy, KONK code list)`,
+    },
+    query: lookupOf('33123461'),
+    company_legal_status: 'insolvency',
+    raw_company_legal_status: 'tradeRegisterStatus 1; companySituations KONK 2026-03-09',
+  },
+  SANE: {
+    body: {
+      value: page('company-saneeraus.json'),
+      documented: `company-saneeraus.json: ${COMPANY}, companySituations SANE (restructuring, SANE code list)`,
+    },
+    query: lookupOf('33123496'),
+    company_legal_status: 'insolvency',
+    raw_company_legal_status: 'tradeRegisterStatus 1; companySituations SANE 2026-06-17',
+  },
+  SELTILA: {
+    body: {
+      value: page('company-selvitystila.json'),
+      documented: `company-selvitystila.json: ${COMPANY}, companySituations SELTILA (liquidation, SELTILA code list)`,
+    },
+    query: lookupOf('33123488'),
+    company_legal_status: 'liquidation',
+    raw_company_legal_status: 'tradeRegisterStatus 1; companySituations SELTILA 2026-05-04',
+  },
+  'companySituations unlisted': {
+    body: {
+      value: changed({ companySituations: [{ type: 'XYZ', source: '1' }] }),
+      documented: `company.json with a companySituation of type XYZ, in none of the SELTILA, SANE and KONK code lists: ${COMPANY}`,
+    },
+    company_legal_status: 'unknown',
+    raw_company_legal_status: 'tradeRegisterStatus 1; companySituations XYZ',
+  },
+  'tradeRegisterStatus 1': {
+    body: {
+      value: page(),
+      documented: `company.json: ${COMPANY}, ${REK_KDI} 1 (Registered)`,
+    },
+    company_legal_status: 'active',
+    raw_company_legal_status: 'tradeRegisterStatus 1',
+  },
+  'tradeRegisterStatus 0': {
+    body: {
+      value: page('company-rekisteroimaton.json'),
+      documented: `company-rekisteroimaton.json: ${COMPANY}, ${REK_KDI} 0 (Unregistered)`,
+    },
+    query: lookupOf('33123525'),
+    company_legal_status: 'unknown',
+    raw_company_legal_status: 'tradeRegisterStatus 0',
+  },
+  'tradeRegisterStatus 3': {
+    body: {
+      value: changed({ tradeRegisterStatus: '3' }),
+      documented: `company.json with ${REK_KDI} 3 (Start-up not registered): ${COMPANY}`,
+    },
+    company_legal_status: 'unknown',
+    raw_company_legal_status: 'tradeRegisterStatus 3',
+  },
+};
 
 export const prhContract: AdapterContract = {
   name: 'prh',
@@ -79,114 +181,7 @@ export const prhContract: AdapterContract = {
       },
       requests: ['/companies?businessId=3312345-3'],
     },
-    statuses: [
-      {
-        value: 'endDate',
-        body: {
-          value: page('company-lakannut.json'),
-          documented: `company-lakannut.json: ${COMPANY}, a ceased company (endDate, tradeRegisterStatus 4)`,
-        },
-        query: lookupOf('33123509'),
-        company_legal_status: 'dissolved',
-        raw_company_legal_status: 'endDate 2024-12-31; tradeRegisterStatus 4',
-      },
-      {
-        value: 'tradeRegisterStatus unlisted',
-        body: {
-          // A code outside REK_KDI decides before a situation: the adapter does not guess.
-          value: changed({ tradeRegisterStatus: '7' }, 'company-konkurssi.json'),
-          documented: `company-konkurssi.json with tradeRegisterStatus 7, a code outside the REK_KDI list: ${COMPANY}`,
-        },
-        query: lookupOf('33123461'),
-        company_legal_status: 'unknown',
-        raw_company_legal_status: 'tradeRegisterStatus 7; companySituations KONK 2026-03-09',
-      },
-      {
-        value: 'tradeRegisterStatus 4',
-        body: {
-          value: changed({ tradeRegisterStatus: '4' }),
-          documented: `company.json with ${REK_KDI} 4 (Ceased): ${COMPANY}`,
-        },
-        company_legal_status: 'dissolved',
-        raw_company_legal_status: 'tradeRegisterStatus 4',
-      },
-      {
-        value: 'tradeRegisterStatus 2',
-        body: {
-          value: changed({ tradeRegisterStatus: '2' }),
-          documented: `company.json with ${REK_KDI} 2 (Removed from register): ${COMPANY}`,
-        },
-        company_legal_status: 'dissolved',
-        raw_company_legal_status: 'tradeRegisterStatus 2',
-      },
-      {
-        value: 'KONK',
-        body: {
-          value: page('company-konkurssi.json'),
-          documented: `company-konkurssi.json: ${COMPANY}, companySituations KONK (bankruptcy, KONK code list)`,
-        },
-        query: lookupOf('33123461'),
-        company_legal_status: 'insolvency',
-        raw_company_legal_status: 'tradeRegisterStatus 1; companySituations KONK 2026-03-09',
-      },
-      {
-        value: 'SANE',
-        body: {
-          value: page('company-saneeraus.json'),
-          documented: `company-saneeraus.json: ${COMPANY}, companySituations SANE (restructuring, SANE code list)`,
-        },
-        query: lookupOf('33123496'),
-        company_legal_status: 'insolvency',
-        raw_company_legal_status: 'tradeRegisterStatus 1; companySituations SANE 2026-06-17',
-      },
-      {
-        value: 'SELTILA',
-        body: {
-          value: page('company-selvitystila.json'),
-          documented: `company-selvitystila.json: ${COMPANY}, companySituations SELTILA (liquidation, SELTILA code list)`,
-        },
-        query: lookupOf('33123488'),
-        company_legal_status: 'liquidation',
-        raw_company_legal_status: 'tradeRegisterStatus 1; companySituations SELTILA 2026-05-04',
-      },
-      {
-        value: 'companySituations unlisted',
-        body: {
-          value: changed({ companySituations: [{ type: 'XYZ', source: '1' }] }),
-          documented: `company.json with a companySituation of type XYZ, in none of the SELTILA, SANE and KONK code lists: ${COMPANY}`,
-        },
-        company_legal_status: 'unknown',
-        raw_company_legal_status: 'tradeRegisterStatus 1; companySituations XYZ',
-      },
-      {
-        value: 'tradeRegisterStatus 1',
-        body: {
-          value: page(),
-          documented: `company.json: ${COMPANY}, ${REK_KDI} 1 (Registered)`,
-        },
-        company_legal_status: 'active',
-        raw_company_legal_status: 'tradeRegisterStatus 1',
-      },
-      {
-        value: 'tradeRegisterStatus 0',
-        body: {
-          value: page('company-rekisteroimaton.json'),
-          documented: `company-rekisteroimaton.json: ${COMPANY}, ${REK_KDI} 0 (Unregistered)`,
-        },
-        query: lookupOf('33123525'),
-        company_legal_status: 'unknown',
-        raw_company_legal_status: 'tradeRegisterStatus 0',
-      },
-      {
-        value: 'tradeRegisterStatus 3',
-        body: {
-          value: changed({ tradeRegisterStatus: '3' }),
-          documented: `company.json with ${REK_KDI} 3 (Start-up not registered): ${COMPANY}`,
-        },
-        company_legal_status: 'unknown',
-        raw_company_legal_status: 'tradeRegisterStatus 3',
-      },
-    ],
+    statuses: Object.entries(STATUSES).map(([value, status]) => ({ value, ...status })),
   },
   rateLimited: {
     documented:
