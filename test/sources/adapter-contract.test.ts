@@ -189,39 +189,76 @@ describe.each(REGISTERED_ADAPTERS.map((adapter) => [adapter.name, adapter] as co
       );
     });
 
-    describe(`a 429 in the register's own style (${adapter.rateLimited.headers(1, CLOCK.now())['retry-after'] ? 'Retry-After' : 'its own headers'})`, () => {
-      const rateLimited = (waitSeconds: number, now: Date) =>
-        reply(429, adapter.rateLimited.body, adapter.rateLimited.headers(waitSeconds, now));
+    /** The register's 429, with `headers`, in the media type it documents for it. */
+    function tooManyRequests(headers: Record<string, string>): Handler {
+      const { body, contentType } = adapter.rateLimited;
+      if (contentType === undefined) return reply(429, body, headers);
+      return (_request, response) => {
+        response.writeHead(429, { 'content-type': contentType, ...headers });
+        response.end(body === undefined ? undefined : String(body));
+      };
+    }
 
-      it('is unavailable (rate_limited) at once when the wait asked for runs past the deadline: one request, no retry that cannot succeed', async () => {
-        const { source, clock, waits } = contract({ retries: 2 });
-        register.respond(rateLimited(240, clock.now()));
-        expect(reasonOf(await source.lookup(query))).toMatch(/^rate_limited: /);
-        expect(register.requests).toHaveLength(1);
-        expect(waits).toEqual([]);
-      });
+    const asksWait = adapter.rateLimited.headers;
+    const rateLimitStyle = !asksWait
+      ? 'no wait told'
+      : asksWait(1, CLOCK.now())['retry-after']
+        ? 'Retry-After'
+        : 'its own headers';
 
-      it('sends nothing more until the wait asked for is over, then asks again', async () => {
-        const { source, clock } = contract({ retries: 2 });
-        register.respond(rateLimited(240, clock.now()));
-        expect(reasonOf(await source.lookup(query))).toMatch(/^rate_limited: /);
-        register.respond(reply(200, found.body.value));
-        clock.advance(200_000);
-        expect(reasonOf(await source.lookup(query))).toMatch(/^budget_exhausted: /);
-        expect(register.requests).toHaveLength(1);
-        clock.advance(40_000);
-        expect((await source.lookup(query)).outcome).toBe('matched');
-        expect(register.requests).toHaveLength(2);
-      });
+    if (asksWait)
+      describe(`a 429 in the register's own style (${rateLimitStyle})`, () => {
+        const rateLimited = (waitSeconds: number, now: Date) =>
+          tooManyRequests(asksWait(waitSeconds, now));
 
-      it('waits as long as the register asks when the deadline allows it, then asks again', async () => {
-        const { source, clock, waits } = contract({ retries: 1 });
-        register.respond(sequence(rateLimited(2, clock.now()), reply(200, found.body.value)));
-        expect((await source.lookup(query)).outcome).toBe('matched');
-        expect(waits).toEqual([2000]);
-        expect(register.requests).toHaveLength(2);
+        it('is unavailable (rate_limited) at once when the wait asked for runs past the deadline: one request, no retry that cannot succeed', async () => {
+          const { source, clock, waits } = contract({ retries: 2 });
+          register.respond(rateLimited(240, clock.now()));
+          expect(reasonOf(await source.lookup(query))).toMatch(/^rate_limited: /);
+          expect(register.requests).toHaveLength(1);
+          expect(waits).toEqual([]);
+        });
+
+        it('sends nothing more until the wait asked for is over, then asks again', async () => {
+          const { source, clock } = contract({ retries: 2 });
+          register.respond(rateLimited(240, clock.now()));
+          expect(reasonOf(await source.lookup(query))).toMatch(/^rate_limited: /);
+          register.respond(reply(200, found.body.value));
+          clock.advance(200_000);
+          expect(reasonOf(await source.lookup(query))).toMatch(/^budget_exhausted: /);
+          expect(register.requests).toHaveLength(1);
+          clock.advance(40_000);
+          expect((await source.lookup(query)).outcome).toBe('matched');
+          expect(register.requests).toHaveLength(2);
+        });
+
+        it('waits as long as the register asks when the deadline allows it, then asks again', async () => {
+          const { source, clock, waits } = contract({ retries: 1 });
+          register.respond(sequence(rateLimited(2, clock.now()), reply(200, found.body.value)));
+          expect((await source.lookup(query)).outcome).toBe('matched');
+          expect(waits).toEqual([2000]);
+          expect(register.requests).toHaveLength(2);
+        });
       });
-    });
+    else
+      describe(`a 429 in the register's own style (${rateLimitStyle})`, () => {
+        it("is retried after the client's own backoff (250 ms, then 500 ms), then asks again", async () => {
+          const { source, waits } = contract({ retries: 2 });
+          register.respond(
+            sequence(tooManyRequests({}), tooManyRequests({}), reply(200, found.body.value)),
+          );
+          expect((await source.lookup(query)).outcome).toBe('matched');
+          expect(waits).toEqual([250, 500]);
+          expect(register.requests).toHaveLength(3);
+        });
+
+        it('is unavailable (rate_limited) when no retry is left, never a finding', async () => {
+          const { source } = contract({ retries: 1 });
+          register.respond(tooManyRequests({}));
+          expect(reasonOf(await source.lookup(query))).toMatch(/^rate_limited: /);
+          expect(register.requests).toHaveLength(2);
+        });
+      });
 
     describe('failures: unavailable with the reason, never a finding', () => {
       it.each([500, 503])('a %s is unavailable (server_error)', async (status) => {

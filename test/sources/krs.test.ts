@@ -29,6 +29,11 @@
  *   No rate limit, and no 429 answer, is published: the fake's 429 is a bare one, without
  *   Retry-After, and the client backs off on its own schedule.
  * The names and numbers are made up; they describe no real entity.
+ *
+ * The cases every register shares (an entity found and its fields, a number neither register has,
+ * every row of KRS_LEGAL_STATUS, a 429, 5xx, 400, timeouts, broken and foreign bodies) are the
+ * adapter contract suite's (adapter-contract.test.ts, registered in contract/krs.ts); this file
+ * keeps what is particular to the KRS.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -43,16 +48,12 @@ import {
 } from '../../src/sources/krs/krs-source.js';
 import type { CompanyRecord, LookupResult } from '../../src/sources/registry-source.js';
 import {
-  CLOCK,
   type FakeRegister,
   fixture,
-  hang,
   json,
-  sequence,
   startFakeRegister,
   testClient,
   text,
-  truncated,
 } from './fake-register.js';
 
 let krs: FakeRegister;
@@ -64,11 +65,10 @@ beforeEach(() => {
   krs.requests.length = 0;
 });
 
-const source = (policy = {}, waits: number[] = []) =>
-  krsSource({ client: testClient('krs', policy, waits), baseUrl: krs.base });
+const source = () => krsSource({ client: testClient('krs'), baseUrl: krs.base });
 
-const lookup = (normalized = '0000999001', policy = {}, waits: number[] = []) =>
-  source(policy, waits).lookup({
+const lookup = (normalized = '0000999001') =>
+  source().lookup({
     countryCode: 'PL',
     identifierType: 'registration_number',
     normalized,
@@ -137,35 +137,6 @@ describe('the KRS adapter', () => {
     ]);
   });
 
-  it('maps an entrepreneur: name, KRS number, NIP as a tax number, legal form, entry date, address, extract URL', async () => {
-    krs.respond(registers(extract()));
-    const result = await lookup();
-    expect(krs.requests).toEqual(['/api/krs/OdpisAktualny/0000999001?rejestr=P&format=json']);
-    expect(result).toEqual({
-      outcome: 'matched',
-      company: {
-        key: 'krs:0000999001',
-        legal_name: 'WIŚLANE NARZĘDZIA SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ',
-        registration_number: '0000999001',
-        vat_numbers: [],
-        tax_identifiers: ['8567346215'],
-        country_code: 'PL',
-        company_legal_status: 'active',
-        legal_form: 'SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ',
-        incorporation_date: '2012-05-14',
-        registered_address: { formatted: 'UL. PRZYKŁADOWA 7/2, 30-001 KRAKÓW' },
-        city_or_state: 'KRAKÓW',
-      },
-      retrievedAt: CLOCK.now(),
-      source: {
-        source_type: 'government_registry',
-        source_name: 'Krajowy Rejestr Sądowy (KRS)',
-        source_url:
-          'https://api-krs.ms.gov.pl/api/krs/OdpisAktualny/0000999001?rejestr=P&format=json',
-      },
-    });
-  });
-
   it('asks the register of associations when the register of entrepreneurs answers 404', async () => {
     krs.respond(registers(undefined, extract('odpis-aktualny-s.json')));
     const company = matched(await lookup('0000999002'));
@@ -180,13 +151,6 @@ describe('the KRS adapter', () => {
     });
   });
 
-  it('answers not_matched when neither register has the number', async () => {
-    krs.respond(registers());
-    const result = await lookup('0000999099');
-    expect(result).toEqual({ outcome: 'not_matched', source: expect.any(Object) });
-    expect(krs.requests).toHaveLength(2);
-  });
-
   it('never asks about a REGON or a number of another country', async () => {
     krs.respond(registers(extract()));
     expect(await lookup('145678900')).toEqual({ outcome: 'not_matched' });
@@ -198,50 +162,6 @@ describe('the KRS adapter', () => {
       }),
     ).toEqual({ outcome: 'not_matched' });
     expect(krs.requests).toEqual([]);
-  });
-
-  it.each(Object.entries(KRS_LEGAL_STATUS))('maps %s to %s', async (row, status) => {
-    const bodies: Record<string, [Body, string | undefined]> = {
-      postepowanieUpadlosciowe: [
-        extract('odpis-aktualny-upadlosc.json'),
-        'postepowanieUpadlosciowe UPADŁOŚĆ ogłoszona 20.05.2026; nazwa w upadłości',
-      ],
-      postepowanieRestrukturyzacyjne: [
-        extract('odpis-aktualny-restrukturyzacja.json'),
-        'POSTĘPOWANIE RESTRUKTURYZACYJNE',
-      ],
-      likwidacja: [
-        extract('odpis-aktualny-likwidacja.json'),
-        'likwidacja: UCHWAŁA NADZWYCZAJNEGO ZGROMADZENIA WSPÓLNIKÓW Z DNIA 01.08.2026; nazwa w likwidacji',
-      ],
-      rozwiazanieUniewaznienie: [
-        changed({
-          dzial6: { rozwiazanieUniewaznienie: { okreslenieOkolicznosci: 'ROZWIĄZANIE' } },
-        }),
-        'rozwiazanieUniewaznienie: ROZWIĄZANIE',
-      ],
-      wUpadlosci: [changed({ nazwa: 'WIŚLANE NARZĘDZIA S.A. W UPADŁOŚCI' }), 'nazwa w upadłości'],
-      wRestrukturyzacji: [
-        changed({ nazwa: 'WIŚLANE NARZĘDZIA S.A. W RESTRUKTURYZACJI' }),
-        'nazwa w restrukturyzacji',
-      ],
-      wLikwidacji: [
-        changed({ nazwa: 'WIŚLANE NARZĘDZIA SP. Z O.O. W LIKWIDACJI' }),
-        'nazwa w likwidacji',
-      ],
-      nieznanyWpisDzialu6: [
-        changed({ dzial6: { zarzadKomisaryczny: [{ podstawa: 'POSTANOWIENIE' }] } }),
-        'dzial6.zarzadKomisaryczny',
-      ],
-      stanPozycji: [changed({ naglowekA: { stanPozycji: 3 } }), 'stanPozycji 3'],
-      brak: [extract(), undefined],
-    };
-    const [body, raw] = bodies[row] ?? [extract(), 'missing case'];
-    const number = body.odpis.naglowekA.numerKRS as string;
-    krs.respond(registers(body));
-    const company = matched(await lookup(number));
-    expect(company.company_legal_status).toBe(status);
-    expect(company.raw_company_legal_status).toBe(raw);
   });
 
   it('does not count ended proceedings, or a merger, as a status', async () => {
@@ -272,33 +192,7 @@ describe('the KRS adapter', () => {
     );
   });
 
-  it('retries a 429 and a 503, and answers unavailable when no retry is left', async () => {
-    const waits: number[] = [];
-    krs.respond(sequence(text(429, ''), text(503, ''), json(200, extract())));
-    expect(matched(await lookup('0000999001', { retries: 2 }, waits)).legal_name).toContain(
-      'WIŚLANE',
-    );
-    // No Retry-After from the KRS: the client's own backoff.
-    expect(waits).toEqual([250, 500]);
-    krs.respond(text(429, ''));
-    expect(reasonOf(await lookup())).toMatch(/^rate_limited: krs answered 429/);
-  });
-
-  it('answers unavailable, with the reason, for a 500, a timeout, a truncated and a malformed body', async () => {
-    krs.respond(text(500, ''));
-    expect(reasonOf(await lookup())).toMatch(/^server_error: krs answered 500/);
-    krs.respond(hang);
-    expect(
-      reasonOf(await lookup('0000999001', { responseTimeoutMs: 50, connectTimeoutMs: 50 })),
-    ).toMatch(/^timeout/);
-    krs.respond(truncated(extract()));
-    expect(reasonOf(await lookup())).toMatch(/^(connection_failed|malformed_response|timeout)/);
-    krs.respond(text(200, '<html>Przerwa techniczna</html>', 'text/html'));
-    expect(reasonOf(await lookup())).toMatch(/^malformed_response: krs: the answer is not JSON/);
-  });
-
   it.each([
-    ['no odpis', {}],
     ['a full extract instead', { odpis: { ...extract().odpis, rodzaj: 'Pelny' } }],
     ['another number', changed({ naglowekA: { numerKRS: '0000999777' } })],
     ['another register', changed({ naglowekA: { rejestr: 'RejS' } })],

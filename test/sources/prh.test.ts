@@ -38,6 +38,12 @@
  * ErrorResponse. No 404 and no Retry-After are documented; an unknown business ID is an empty page.
  * The ErrorResponse's fields are not in what we could read of the description, and the adapter
  * reads no error body, so the fake sends `{}` as it.
+ *
+ * The cases every register shares (a company found and its fields, an unknown business ID, every
+ * row of PRH_LEGAL_STATUS, the text/plain 429, 5xx, 400, timeouts, broken and foreign bodies, a
+ * page of search results and an empty one) are the adapter contract suite's
+ * (adapter-contract.test.ts, registered in contract/prh.ts); this file keeps what is particular to
+ * YTJ.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -49,16 +55,11 @@ import {
 } from '../../src/sources/prh/prh-source.js';
 import type { CompanyRecord, LookupResult } from '../../src/sources/registry-source.js';
 import {
-  CLOCK,
   type FakeRegister,
   fixture,
-  hang,
   json,
-  sequence,
   startFakeRegister,
   testClient,
-  text,
-  truncated,
 } from './fake-register.js';
 
 let prh: FakeRegister;
@@ -70,15 +71,12 @@ beforeEach(() => {
   prh.requests.length = 0;
 });
 
-const source = (policy = {}, waits: number[] = []) =>
-  prhSource({ client: testClient('prh', policy, waits), baseUrl: prh.base });
+const source = () => prhSource({ client: testClient('prh'), baseUrl: prh.base });
 
 const lookup = (
   normalized = '33123453',
   identifierType: 'registration_number' | 'vat_number' = 'registration_number',
-  policy = {},
-  waits: number[] = [],
-) => source(policy, waits).lookup({ countryCode: 'FI', identifierType, normalized });
+) => source().lookup({ countryCode: 'FI', identifierType, normalized });
 
 function matched(result: LookupResult): CompanyRecord {
   if (result.outcome !== 'matched')
@@ -130,79 +128,6 @@ describe('the PRH/YTJ adapter', () => {
         ],
       },
     ]);
-  });
-
-  it('maps a company: name, business ID, VAT number, form, registration date, address, website, record URL and fetch time', async () => {
-    prh.respond(json(200, company({ website: { url: 'www.saimaankonepaja.fi', source: '0' } })));
-    const result = await lookup();
-    expect(prh.requests).toEqual(['/companies?businessId=3312345-3']);
-    expect(result).toEqual({
-      outcome: 'matched',
-      company: {
-        key: 'prh:3312345-3',
-        legal_name: 'Saimaan Konepaja Oy',
-        registration_number: '3312345-3',
-        vat_numbers: ['FI33123453'],
-        tax_identifiers: [],
-        country_code: 'FI',
-        company_legal_status: 'active',
-        raw_company_legal_status: 'tradeRegisterStatus 1',
-        legal_form: 'Osakeyhtiö',
-        incorporation_date: '2019-04-15',
-        registered_address: { formatted: 'Kauppakatu 12, 53100 LAPPEENRANTA' },
-        city_or_state: 'LAPPEENRANTA',
-        website: 'www.saimaankonepaja.fi',
-      },
-      retrievedAt: CLOCK.now(),
-      source: {
-        source_type: 'government_registry',
-        source_name: 'PRH, Business Information System (YTJ)',
-        source_url: 'https://tietopalvelu.ytj.fi/yritys/3312345-3',
-      },
-    });
-  });
-
-  it.each(Object.entries(PRH_LEGAL_STATUS))('maps %s to %s', async (row, status) => {
-    const bodies: Record<string, [Page, string]> = {
-      endDate: [page('company-lakannut.json'), 'endDate 2024-12-31; tradeRegisterStatus 4'],
-      'tradeRegisterStatus unlisted': [
-        company({
-          tradeRegisterStatus: '7',
-          companySituations: [{ type: 'KONK', registrationDate: '2026-03-09', source: '1' }],
-        }),
-        'tradeRegisterStatus 7; companySituations KONK 2026-03-09',
-      ],
-      'tradeRegisterStatus 4': [company({ tradeRegisterStatus: '4' }), 'tradeRegisterStatus 4'],
-      'tradeRegisterStatus 2': [company({ tradeRegisterStatus: '2' }), 'tradeRegisterStatus 2'],
-      KONK: [
-        page('company-konkurssi.json'),
-        'tradeRegisterStatus 1; companySituations KONK 2026-03-09',
-      ],
-      SANE: [
-        page('company-saneeraus.json'),
-        'tradeRegisterStatus 1; companySituations SANE 2026-06-17',
-      ],
-      SELTILA: [
-        page('company-selvitystila.json'),
-        'tradeRegisterStatus 1; companySituations SELTILA 2026-05-04',
-      ],
-      'companySituations unlisted': [
-        company({ companySituations: [{ type: 'XYZ', source: '1' }] }),
-        'tradeRegisterStatus 1; companySituations XYZ',
-      ],
-      'tradeRegisterStatus 1': [page(), 'tradeRegisterStatus 1'],
-      'tradeRegisterStatus 0': [page('company-rekisteroimaton.json'), 'tradeRegisterStatus 0'],
-      'tradeRegisterStatus 3': [company({ tradeRegisterStatus: '3' }), 'tradeRegisterStatus 3'],
-    };
-    const entry = bodies[row];
-    expect(entry, `a sample body for ${row}`).toBeDefined();
-    const [body, raw] = entry as [Page, string];
-    prh.respond(json(200, body));
-    const [first] = body.companies as Array<{ businessId: { value: string } }>;
-    const value = first?.businessId.value ?? '';
-    const found = matched(await lookup(value.replace('-', '')));
-    expect(found.company_legal_status).toBe(status);
-    expect(found.raw_company_legal_status).toBe(raw);
   });
 
   it('reads a situation only while it lasts, and bankruptcy before liquidation', async () => {
@@ -277,49 +202,15 @@ describe('the PRH/YTJ adapter', () => {
     expect(byId.outcome === 'matched' && byId.notes).toBeUndefined();
   });
 
-  it('answers not_matched for an unknown business ID (an empty page), and for a 404', async () => {
-    prh.respond(json(200, page('empty.json')));
-    expect(await lookup('33123533')).toMatchObject({
-      outcome: 'not_matched',
-      retrievedAt: CLOCK.now(),
-      source: { source_name: 'PRH, Business Information System (YTJ)' },
-    });
+  it('answers not_matched for a 404 too, though PRH documents none (an unknown ID is an empty page)', async () => {
     prh.respond(json(404, ERROR_RESPONSE));
-    expect((await lookup('33123533')).outcome).toBe('not_matched');
-  });
-
-  it('answers a bad request (400) as unavailable, never as not found', async () => {
-    prh.respond(json(400, ERROR_RESPONSE));
-    expect(reasonOf(await lookup())).toMatch(/^rejected: prh answered 400/);
-  });
-
-  it("retries PRH's text/plain 429 (no Retry-After documented), and answers unavailable when no retry is left", async () => {
-    const tooMany = text(429, 'Too many requests', 'text/plain');
-    prh.respond(sequence(tooMany, json(200, page())));
-    expect((await lookup('33123453', 'registration_number', { retries: 1 })).outcome).toBe(
-      'matched',
-    );
-    prh.respond(tooMany);
-    expect(reasonOf(await lookup())).toMatch(/^rate_limited: prh answered 429/);
-  });
-
-  it('answers unavailable, with the reason, for a 500, a 503, a timeout, a truncated and a malformed body', async () => {
-    prh.respond(json(500, ERROR_RESPONSE));
-    expect(reasonOf(await lookup())).toMatch(/^server_error: prh answered 500/);
-    prh.respond(json(503, ERROR_RESPONSE));
-    expect(reasonOf(await lookup())).toMatch(/^server_error: prh answered 503/);
-    prh.respond(hang);
-    expect(
-      reasonOf(await lookup('33123453', 'registration_number', { responseTimeoutMs: 100 })),
-    ).toMatch(/^timeout/);
-    prh.respond(truncated(page()));
-    expect(reasonOf(await lookup())).toMatch(/^connection_failed: prh: the response broke off/);
-    prh.respond(text(200, '{"totalResults": 1, "companies": [{"businessId"'));
-    expect(reasonOf(await lookup())).toMatch(/^malformed_response: prh: the answer is not JSON/);
+    expect(await lookup('33123533')).toEqual({
+      outcome: 'not_matched',
+      source: expect.objectContaining({ source_name: 'PRH, Business Information System (YTJ)' }),
+    });
   });
 
   it.each([
-    ['no companies list', { totalResults: 0 }, /not a CompanyResult/],
     ['a business ID without its dash', company({ businessId: { value: '33123453' } }), /NNNNNNN-N/],
     [
       'another company than the one asked for',
@@ -341,14 +232,8 @@ describe('the PRH/YTJ adapter', () => {
     expect(reasonOf(result)).toMatch(reason);
   });
 
-  it('searches by name with GET /companies?name=, and by location when one city is asked', async () => {
+  it('narrows a name search by location when one city is asked, and filters on the town too', async () => {
     prh.respond(json(200, page('search.json')));
-    const byName = await source().search({ countryCode: 'FI', name: 'Saimaan' });
-    expect(byName).toMatchObject({ outcome: 'ok', retrievedAt: CLOCK.now() });
-    expect(byName.outcome === 'ok' && byName.companies.map((c) => c.registration_number)).toEqual([
-      '3312345-3',
-      '3312353-3',
-    ]);
     const inImatra = await source().search({
       countryCode: 'FI',
       name: 'Saimaan',
@@ -357,23 +242,7 @@ describe('the PRH/YTJ adapter', () => {
     expect(inImatra.outcome === 'ok' && inImatra.companies.map((c) => c.legal_name)).toEqual([
       'Saimaan Satama Oy',
     ]);
-    expect(prh.requests).toEqual([
-      '/companies?name=Saimaan',
-      '/companies?name=Saimaan&location=Imatra',
-    ]);
-    prh.respond(json(200, page('empty.json')));
-    expect(await source().search({ countryCode: 'FI', name: 'Ei ole' })).toMatchObject({
-      outcome: 'ok',
-      companies: [],
-    });
-    prh.respond(json(200, { totalResults: 1, companies: 'none' }));
-    expect(reasonOf(await source().search({ countryCode: 'FI', name: 'Saimaan' }))).toMatch(
-      /^malformed_response: prh/,
-    );
-    prh.respond(text(429, 'Too many requests', 'text/plain'));
-    expect(reasonOf(await source().search({ countryCode: 'FI', name: 'Saimaan' }))).toMatch(
-      /^rate_limited/,
-    );
+    expect(prh.requests).toEqual(['/companies?name=Saimaan&location=Imatra']);
   });
 
   it('answers a search by business ID or VAT number through the lookup', async () => {

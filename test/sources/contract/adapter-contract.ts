@@ -95,10 +95,19 @@ export interface RateLimitStyle {
    * sends instead).
    */
   documented: string;
-  /** The 429's headers when the register asks for a wait of `waitSeconds` from `now`. */
-  headers(waitSeconds: number, now: Date): Record<string, string>;
+  /**
+   * The 429's headers when the register asks for a wait of `waitSeconds` from `now`; undefined
+   * for a register whose documented 429 tells no wait (no Retry-After, no window headers: PRH),
+   * which the client retries on its own backoff.
+   */
+  headers?: (waitSeconds: number, now: Date) => Record<string, string>;
   /** Its body, when documented; otherwise none is sent. */
   body?: unknown;
+  /**
+   * The body's media type when the register documents its 429 in another than its JSON one
+   * (PRH: text/plain); `body` is then sent as the text it is.
+   */
+  contentType?: string;
 }
 
 export interface SearchContract {

@@ -3,6 +3,8 @@ import { aresContract } from './ares.js';
 import { brregContract } from './brreg.js';
 import { companiesHouseContract } from './companies-house.js';
 import { gleifContract } from './gleif.js';
+import { krsContract } from './krs.js';
+import { prhContract } from './prh.js';
 import { rechercheEntreprisesContract } from './recherche-entreprises.js';
 
 /**
@@ -15,4 +17,6 @@ export const REGISTERED_ADAPTERS: readonly AdapterContract[] = [
   rechercheEntreprisesContract,
   aresContract,
   gleifContract,
+  prhContract,
+  krsContract,
 ];
