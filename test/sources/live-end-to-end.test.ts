@@ -184,6 +184,25 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     await Promise.all(Object.values(registers).map((register) => register.close()));
   });
 
+  /**
+   * Moves both clocks past the record cache's window and makes every other monitor not due, so
+   * the scheduler returned rechecks only this one (through the register, not the cache).
+   */
+  const onlyThisMonitorDue = async (monitorId: string) => {
+    t.clock.advance(31 * 24 * 3600_000);
+    upstreamClock.advance(31 * 24 * 3600_000);
+    await t.database.db
+      .updateTable('monitors')
+      .set({ next_check_at: '9999-01-01T00:00:00.000Z' })
+      .where('id', '<>', monitorId)
+      .execute();
+    return createMonitorScheduler(
+      t.database,
+      domainDeps({ clock: t.clock, newId: t.newId, sources: { sandbox: sandboxSource(), live } }),
+      { owner: 'live-test' },
+    );
+  };
+
   const credits = async () => {
     const usage = await readJson(await get(t.baseUrl, '/usage', key));
     return usage.totals.billable_units as number;
@@ -682,18 +701,7 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       { type: 'KONK', registrationDate: '2026-12-01', source: '1' },
     ];
     registers.prh.respond(json(200, bankrupt));
-    t.clock.advance(31 * 24 * 3600_000);
-    upstreamClock.advance(31 * 24 * 3600_000);
-    await t.database.db
-      .updateTable('monitors')
-      .set({ next_check_at: '9999-01-01T00:00:00.000Z' })
-      .where('id', '<>', created.monitor.id)
-      .execute();
-    const scheduler = createMonitorScheduler(
-      t.database,
-      domainDeps({ clock: t.clock, newId: t.newId, sources: { sandbox: sandboxSource(), live } }),
-      { owner: 'live-test-fi' },
-    );
+    const scheduler = await onlyThisMonitorDue(created.monitor.id);
     expect(await scheduler.tick()).toMatchObject({ claimed: 1, rechecked: 1 });
     expect(registers.prh.requests.slice(asked)).toEqual(['/companies?businessId=3312345-3']);
     const monitor = await readJson(await get(t.baseUrl, `/monitors/${created.monitor.id}`, key));
@@ -718,19 +726,7 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     );
     expect(created.monitor.latest_snapshot.registry_match_status).toBe('matched');
     const asked = registers.companies_house.requests.length;
-    // Past the cache window: the recheck asks the register again.
-    t.clock.advance(31 * 24 * 3600_000);
-    upstreamClock.advance(31 * 24 * 3600_000);
-    await t.database.db
-      .updateTable('monitors')
-      .set({ next_check_at: '9999-01-01T00:00:00.000Z' })
-      .where('id', '<>', created.monitor.id)
-      .execute();
-    const scheduler = createMonitorScheduler(
-      t.database,
-      domainDeps({ clock: t.clock, newId: t.newId, sources: { sandbox: sandboxSource(), live } }),
-      { owner: 'live-test' },
-    );
+    const scheduler = await onlyThisMonitorDue(created.monitor.id);
     expect(await scheduler.tick()).toMatchObject({ claimed: 1, rechecked: 1 });
     expect(registers.companies_house.requests.length).toBe(asked + 1);
     const monitor = await readJson(await get(t.baseUrl, `/monitors/${created.monitor.id}`, key));
@@ -773,19 +769,7 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     const bankrupt = fixture('krs', 'odpis-aktualny-upadlosc.json');
     bankrupt.odpis.naglowekA.numerKRS = '0000999001';
     krsExtracts.set('P:0000999001', bankrupt);
-    // Past the cache window: the recheck asks the register again.
-    t.clock.advance(31 * 24 * 3600_000);
-    upstreamClock.advance(31 * 24 * 3600_000);
-    await t.database.db
-      .updateTable('monitors')
-      .set({ next_check_at: '9999-01-01T00:00:00.000Z' })
-      .where('id', '<>', created.monitor.id)
-      .execute();
-    const scheduler = createMonitorScheduler(
-      t.database,
-      domainDeps({ clock: t.clock, newId: t.newId, sources: { sandbox: sandboxSource(), live } }),
-      { owner: 'live-test-pl' },
-    );
+    const scheduler = await onlyThisMonitorDue(created.monitor.id);
     expect(await scheduler.tick()).toMatchObject({ claimed: 1, rechecked: 1 });
     expect(registers.krs.requests.slice(asked)).toEqual([
       '/api/krs/OdpisAktualny/0000999001?rejestr=P&format=json',
