@@ -2,6 +2,7 @@ import type { AdapterContract } from './adapter-contract.js';
 import { aresContract } from './ares.js';
 import { brregContract } from './brreg.js';
 import { companiesHouseContract } from './companies-house.js';
+import { cvrContract } from './cvr.js';
 import { gleifContract } from './gleif.js';
 import { rechercheEntreprisesContract } from './recherche-entreprises.js';
 
@@ -14,5 +15,6 @@ export const REGISTERED_ADAPTERS: readonly AdapterContract[] = [
   brregContract,
   rechercheEntreprisesContract,
   aresContract,
+  cvrContract,
   gleifContract,
 ];
