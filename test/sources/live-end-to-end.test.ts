@@ -857,8 +857,9 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       const denmark = withoutCvr.coverage.filter((c) => c.countryCode === 'DK');
       expect(denmark.length).toBeGreaterThan(0);
       expect(
-        denmark.flatMap((c) => c.identifiers).find((i) => i.identifierType === 'registration_number')
-          ?.registryMatch,
+        denmark
+          .flatMap((c) => c.identifiers)
+          .find((i) => i.identifierType === 'registration_number')?.registryMatch,
       ).toBe('partial');
       const askedCvr = registers.cvr.requests.length;
       const askedGleif = registers.gleif.requests.length;

@@ -280,7 +280,10 @@ function hitsOf(body: unknown): unknown[] {
 }
 
 /** The CVR number in a normalized DK registration number or VAT number (DK + the CVR number). */
-export function cvrNumberOf(identifierType: IdentifierType, normalized: string): string | undefined {
+export function cvrNumberOf(
+  identifierType: IdentifierType,
+  normalized: string,
+): string | undefined {
   const digits = identifierType === 'vat_number' ? /^DK(\d{8})$/.exec(normalized)?.[1] : normalized;
   return digits && /^\d{8}$/.test(digits) ? digits : undefined;
 }

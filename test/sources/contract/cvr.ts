@@ -19,7 +19,8 @@ import type { AdapterContract } from './adapter-contract.js';
  * Erhvervsstyrelsen's own written guide to the access is not reachable here; docs/sources/cvr.md
  * says so. The sample bodies are test/fixtures/sources/cvr/ (cvr.test.ts says what each is).
  */
-const SEARCH = 'the _search answer of /cvr-permanent/virksomhed (cvr-documentation overview.md "Data Models", quick-start.md "Understanding the Response")';
+const SEARCH =
+  'the _search answer of /cvr-permanent/virksomhed (cvr-documentation overview.md "Data Models", quick-start.md "Understanding the Response")';
 const lookupOf = (normalized: string) =>
   ({ countryCode: 'DK', identifierType: 'registration_number', normalized }) as const;
 const PATH = '/cvr-permanent/virksomhed/_search';
@@ -71,7 +72,10 @@ export const cvrContract: AdapterContract = {
     statuses: [
       {
         value: 'Normal',
-        body: { value: fixture('cvr', 'virksomhed.json'), documented: `virksomhed.json: ${SEARCH}` },
+        body: {
+          value: fixture('cvr', 'virksomhed.json'),
+          documented: `virksomhed.json: ${SEARCH}`,
+        },
         company_legal_status: 'active',
         raw_company_legal_status: 'sammensatStatus Normal',
       },
