@@ -86,6 +86,14 @@ const CASES: Record<LiveSourceName, SmokeCase> = {
     name: 'cd projekt',
     status: 'active',
   },
+  // Novo Nordisk A/S, listed in Copenhagen; its CVR number as datacvr.virk.dk shows it.
+  cvr: {
+    countryCode: 'DK',
+    identifierType: 'registration_number',
+    identifier: '24256790',
+    name: 'novo nordisk',
+    status: 'active',
+  },
   prh: {
     countryCode: 'FI',
     identifierType: 'registration_number',

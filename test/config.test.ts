@@ -46,6 +46,7 @@ describe('configuration', () => {
           'ares',
           'prh',
           'krs',
+          'cvr',
           'gleif',
         ],
         credentials: {},
@@ -57,6 +58,7 @@ describe('configuration', () => {
           gleif: 'https://api.gleif.org/api/v1',
           prh: 'https://avoindata.prh.fi/opendata-ytj-api/v3',
           krs: 'https://api-krs.ms.gov.pl',
+          cvr: 'http://distribution.virk.dk',
         },
       },
     });

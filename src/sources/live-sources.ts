@@ -9,6 +9,7 @@ import {
   COMPANIES_HOUSE_RATE_LIMIT_HEADERS,
   companiesHouseSource,
 } from './companies-house/companies-house-source.js';
+import { CVR_BUDGET, cvrSource } from './cvr/cvr-source.js';
 import { GLEIF_BUDGET, gleifSource } from './gleif/gleif-source.js';
 import { KRS_BUDGET, krsSource } from './krs/krs-source.js';
 import type { LiveSourceName } from './live-source-names.js';
@@ -109,6 +110,21 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
     // docs/sources/krs.md: asked by KRS number only; a struck-off entity has no current extract.
     partialCoverage:
       "KRS is asked by KRS number only (a REGON or NIP needs the statistics office's REGON BIR, not built yet), and a struck-off entity has no current extract, so it is not_matched rather than dissolved.",
+  },
+  cvr: {
+    build: ({ client, baseUrl, credentials }) =>
+      cvrSource({
+        client,
+        baseUrl,
+        username: credentials.CVR_USERNAME,
+        password: credentials.CVR_PASSWORD,
+      }),
+    budget: CVR_BUDGET,
+    cacheTtlMs: HOUR,
+    credentials: ['CVR_USERNAME', 'CVR_PASSWORD'],
+    // docs/sources/cvr.md: CVR records no VAT registration, and two statuses say nothing of trading.
+    partialCoverage:
+      'CVR records no VAT registration, so a DK VAT number is matched through the CVR number it embeds without saying the company is VAT-registered, and a company under reassumption or registered without legal effect has an unknown status.',
   },
 };
 

@@ -10,6 +10,18 @@ export const REGISTER_CREDENTIALS = {
     meaning:
       'Key of the Companies House public data API; without it the Companies House source is off and GB registration numbers answer `not_supported` in live',
   },
+  CVR_USERNAME: {
+    pattern: /^[^\s:]{1,200}$/,
+    what: 'a CVR system-to-system user name',
+    meaning:
+      "User name of Erhvervsstyrelsen's CVR system-to-system access (free, from cvrselvbetjening@erst.dk); without it and `CVR_PASSWORD` the CVR source is off and DK numbers stay with GLEIF in live",
+  },
+  CVR_PASSWORD: {
+    pattern: /^\S{1,200}$/,
+    what: 'a CVR system-to-system password',
+    meaning:
+      "Password of Erhvervsstyrelsen's CVR system-to-system access, sent as HTTP basic credentials and never logged; without it and `CVR_USERNAME` the CVR source is off",
+  },
 } as const satisfies Record<string, { pattern: RegExp; what: string; meaning: string }>;
 
 export type CredentialVariable = keyof typeof REGISTER_CREDENTIALS;

@@ -8,6 +8,7 @@ import {
 } from '../../src/sources/live-coverage.js';
 import { LIVE_SOURCE_NAMES, type LiveSourceName } from '../../src/sources/live-source-names.js';
 import { createLiveSource, LIVE_SOURCES, type LiveSource } from '../../src/sources/live-sources.js';
+import { CREDENTIAL_VARIABLES } from '../../src/sources/register-credentials.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 
 /**
@@ -21,7 +22,13 @@ describe('default live coverage', () => {
     const source = createLiveSource(
       {
         enabled: [...LIVE_SOURCE_NAMES],
-        credentials: companiesHouseApiKey ? { COMPANIES_HOUSE_API_KEY: companiesHouseApiKey } : {},
+        // With a key: every register's credentials set (Companies House's key, CVR's user name
+        // and password, ...), as "every key" means.
+        credentials: companiesHouseApiKey
+          ? Object.fromEntries(
+              CREDENTIAL_VARIABLES.map((variable) => [variable, companiesHouseApiKey]),
+            )
+          : {},
         baseUrls: Object.fromEntries(
           LIVE_SOURCE_NAMES.map((name) => [name, 'http://127.0.0.1:1']),
         ) as Record<LiveSourceName, string>,

@@ -132,11 +132,33 @@ const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unkn
     const body = krsExtracts.get(`${url.searchParams.get('rejestr')}:${number}`);
     return body ? { status: 200, body } : { status: 404, body: '' };
   },
+  // Answered by the request body (cvrAsDocumented); never reached by URL.
+  cvr: () => ({ status: 500, body: {} }),
+};
+
+// CVR's Elasticsearch answers a POSTed query (cvr.test.ts names the documents): a `term` query on
+// Vrvirksomhed.cvrNummer gets that company's sample, or no hits; a `match` on the names a page.
+const CVR_COMPANIES: Record<string, string> = {
+  '35123458': 'virksomhed.json',
+  '36987650': 'virksomhed-under-konkurs.json',
+};
+const cvrAsDocumented: Handler = (request, response) => {
+  let text = '';
+  request.on('data', (chunk) => {
+    text += chunk;
+  });
+  request.on('end', () => {
+    const query = JSON.parse(text || '{}').query ?? {};
+    const asked = query.term?.['Vrvirksomhed.cvrNummer'];
+    const file = query.match ? 'search.json' : (CVR_COMPANIES[asked] ?? 'empty.json');
+    json(200, fixture('cvr', file))(request, response);
+  });
 };
 
 const answerAsDocumented =
   (name: LiveSourceName): Handler =>
   (request, response) => {
+    if (name === 'cvr') return cvrAsDocumented(request, response);
     const answer = ANSWERS[name](new URL(request.url ?? '/', 'http://register'));
     json(answer.status, answer.body)(request, response);
   };
@@ -160,7 +182,11 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     live = createLiveSource(
       {
         enabled: [...LIVE_SOURCE_NAMES],
-        credentials: { COMPANIES_HOUSE_API_KEY: 'test-key-0000' },
+        credentials: {
+          COMPANIES_HOUSE_API_KEY: 'test-key-0000',
+          CVR_USERNAME: 'fixture-user',
+          CVR_PASSWORD: 'fixture-password',
+        },
         baseUrls: Object.fromEntries(
           LIVE_SOURCE_NAMES.map((name) => [name, registers[name].base]),
         ) as Record<LiveSourceName, string>,
@@ -218,6 +244,7 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       DE: 'registration_number',
       SE: 'registration_number',
       PL: 'registration_number',
+      DK: 'registration_number',
     };
     for (const [code, type] of Object.entries(expected)) {
       const country = await readJson(await get(t.baseUrl, `/countries/${code}`, key));
@@ -238,6 +265,12 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       finland.identifier_capabilities.find((c: Json) => c.identifier_type === 'registration_number')
         .registry_match,
     ).toBe('supported');
+    // CVR, not GLEIF, answers DK CVR numbers once its credentials are set.
+    const denmark = await readJson(await get(t.baseUrl, '/countries/DK', key));
+    expect(
+      denmark.identifier_capabilities.find((c: Json) => c.identifier_type === 'registration_number')
+        .registry_match,
+    ).toBe('supported');
     // The sandbox's capabilities are not the live ones.
     const sandboxKey = (await t.createKey()).key;
     const sandboxNorway = await readJson(await get(t.baseUrl, '/countries/NO', sandboxKey));
@@ -256,6 +289,8 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     ['FI', 'registration_number', '3312345-3', 'Saimaan Konepaja Oy', 'PRH'],
     ['FI', 'vat_number', 'FI33123453', 'Saimaan Konepaja Oy', 'PRH'],
     ['PL', 'registration_number', 'KRS 0000999001', 'WIŚLANE NARZĘDZIA', 'KRS'],
+    ['DK', 'registration_number', '35123458', 'Fixture Vindmøller ApS', 'CVR'],
+    ['DK', 'vat_number', 'DK35123458', 'Fixture Vindmøller ApS', 'CVR'],
   ])(
     'a live check of a %s %s is matched by its register, with evidence and one credit',
     async (country, type, identifier, name, register) => {
@@ -713,6 +748,140 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     expect(events.data.map((e: Json) => e.type)).toEqual(['vat.monitor.change_detected']);
     expect(JSON.stringify(events.data[0])).toContain('insolvency');
     registers.prh.respond(answerAsDocumented('prh'));
+  });
+
+  it('reports what CVR says: a bankruptcy with its combined status, an unknown CVR number, and no VAT number on the record', async () => {
+    const check = async (identifier_type: string, identifier: string) =>
+      readJson(
+        await post(t.baseUrl, '/checks', { identifier_type, identifier, country_code: 'DK' }, key),
+      );
+    const bankrupt = await check('registration_number', '36987650');
+    expect(bankrupt.registry_match_status).toBe('matched');
+    expect(bankrupt.company_legal_status).toBe('insolvency');
+    expect(bankrupt.evidence).toContainEqual(
+      expect.objectContaining({
+        dimension: 'company_legal',
+        raw_status: 'sammensatStatus Under konkurs',
+        source_url: 'https://datacvr.virk.dk/enhed/virksomhed/36987650',
+      }),
+    );
+    // CVR records no VAT registration: matched through the CVR number, no tax authority asked.
+    const vat = await check('vat_number', 'DK36987650');
+    expect(vat.registry_match_status).toBe('matched');
+    expect(vat.tax_authority_status).toBe('not_supported');
+    expect(vat.company.vat_numbers).toEqual([]);
+    const unknown = await check('registration_number', '29445567');
+    expect(unknown.registry_match_status).toBe('not_matched');
+    // Every request carried the basic credentials.
+    expect(registers.cvr.headers.at(-1)?.authorization).toBe(
+      `Basic ${Buffer.from('fixture-user:fixture-password').toString('base64')}`,
+    );
+  });
+
+  it('searches CVR by name for DK', async () => {
+    const response = await post(
+      t.baseUrl,
+      '/companies/search',
+      { country_code: 'DK', name: 'Fixture Vindmøller', city_or_state: ['Esbjerg'] },
+      key,
+    );
+    const body = await readJson(response);
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    expect(body.data.map((c: Json) => [c.legal_name, c.registration_number])).toEqual([
+      ['Fixture Vindmøller Service ApS', '41223340'],
+    ]);
+    expect(body.data[0].sources[0].source_name).toContain('CVR');
+    expect(body.credits_used).toBe(1);
+    expect(registers.cvr.requests.at(-1)).toBe('/cvr-permanent/virksomhed/_search');
+  });
+
+  it('rechecks a live DK monitor through CVR, and records the bankruptcy that follows as a change', async () => {
+    const created = await readJson(
+      await post(
+        t.baseUrl,
+        '/monitors',
+        { identifier_type: 'registration_number', identifier: '35123458', country_code: 'DK' },
+        key,
+      ),
+    );
+    expect(created.monitor.latest_snapshot).toMatchObject({
+      registry_match_status: 'matched',
+      company_legal_status: 'active',
+    });
+    const asked = registers.cvr.requests.length;
+    // CVR now records the company under bankruptcy.
+    const bankrupt = fixture('cvr', 'virksomhed.json');
+    const company = bankrupt.hits.hits[0]._source.Vrvirksomhed;
+    company.virksomhedsstatus[0].periode.gyldigTil = '2026-11-30';
+    company.virksomhedsstatus.push({
+      status: 'UNDER KONKURS',
+      periode: { gyldigFra: '2026-12-01', gyldigTil: null },
+      sidstOpdateret: '2026-12-01T16:45:12.000+01:00',
+    });
+    company.virksomhedMetadata.sammensatStatus = 'Under konkurs';
+    registers.cvr.respond(json(200, bankrupt));
+    t.clock.advance(31 * 24 * 3600_000);
+    upstreamClock.advance(31 * 24 * 3600_000);
+    await t.database.db
+      .updateTable('monitors')
+      .set({ next_check_at: '9999-01-01T00:00:00.000Z' })
+      .where('id', '<>', created.monitor.id)
+      .execute();
+    const scheduler = createMonitorScheduler(
+      t.database,
+      domainDeps({ clock: t.clock, newId: t.newId, sources: { sandbox: sandboxSource(), live } }),
+      { owner: 'live-test-dk' },
+    );
+    expect(await scheduler.tick()).toMatchObject({ claimed: 1, rechecked: 1 });
+    expect(registers.cvr.requests.slice(asked)).toEqual(['/cvr-permanent/virksomhed/_search']);
+    const monitor = await readJson(await get(t.baseUrl, `/monitors/${created.monitor.id}`, key));
+    expect(monitor.health).toBe('healthy');
+    expect(monitor.latest_snapshot.company_legal_status).toBe('insolvency');
+    const events = await readJson(
+      await get(t.baseUrl, `/monitoring-events?monitor_id=${created.monitor.id}`, key),
+    );
+    expect(events.data.map((e: Json) => e.type)).toEqual(['vat.monitor.change_detected']);
+    expect(JSON.stringify(events.data[0])).toContain('insolvency');
+    registers.cvr.respond(answerAsDocumented('cvr'));
+  });
+
+  it('leaves DK with GLEIF, as before CVR, while the CVR credentials are not both set', async () => {
+    const withoutCvr = createLiveSource(
+      {
+        enabled: [...LIVE_SOURCE_NAMES],
+        // A user name alone is not enough: the register is off until every variable is set.
+        credentials: { COMPANIES_HOUSE_API_KEY: 'test-key-0000', CVR_USERNAME: 'fixture-user' },
+        baseUrls: Object.fromEntries(
+          LIVE_SOURCE_NAMES.map((name) => [name, registers[name].base]),
+        ) as Record<LiveSourceName, string>,
+      },
+      {
+        database,
+        clock: upstreamClock,
+        buckets: memoryTokenBuckets(() => upstreamClock.now().getTime()),
+      },
+    );
+    try {
+      const denmark = withoutCvr.coverage.filter((c) => c.countryCode === 'DK');
+      expect(denmark.length).toBeGreaterThan(0);
+      expect(
+        denmark
+          .flatMap((c) => c.identifiers)
+          .find((i) => i.identifierType === 'registration_number')?.registryMatch,
+      ).toBe('partial');
+      const askedCvr = registers.cvr.requests.length;
+      const askedGleif = registers.gleif.requests.length;
+      const result = await withoutCvr.lookup({
+        countryCode: 'DK',
+        identifierType: 'registration_number',
+        normalized: '40112235',
+      });
+      expect(result.outcome !== 'unavailable' && result.source?.source_name).toContain('GLEIF');
+      expect(registers.cvr.requests.length).toBe(askedCvr);
+      expect(registers.gleif.requests.length).toBeGreaterThan(askedGleif);
+    } finally {
+      await withoutCvr.close();
+    }
   });
 
   it('rechecks a live monitor through its register', async () => {

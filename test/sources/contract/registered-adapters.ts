@@ -2,6 +2,7 @@ import type { AdapterContract } from './adapter-contract.js';
 import { aresContract } from './ares.js';
 import { brregContract } from './brreg.js';
 import { companiesHouseContract } from './companies-house.js';
+import { cvrContract } from './cvr.js';
 import { gleifContract } from './gleif.js';
 import { krsContract } from './krs.js';
 import { prhContract } from './prh.js';
@@ -16,6 +17,7 @@ export const REGISTERED_ADAPTERS: readonly AdapterContract[] = [
   brregContract,
   rechercheEntreprisesContract,
   aresContract,
+  cvrContract,
   gleifContract,
   prhContract,
   krsContract,
