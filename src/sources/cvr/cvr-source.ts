@@ -54,7 +54,7 @@ export const CVR_BUDGET: BucketPolicy = { capacity: 5, refillPerSecond: 2 };
 export const CVR_LEGAL_STATUS = {
   AKTIV: 'active',
   NORMAL: 'active',
-  OPHØRT: 'inactive',
+  OPHØRT: 'dissolved',
   'UNDER KONKURS': 'insolvency',
   'UNDER REKONSTRUKTION': 'insolvency',
   'UNDER TVANGSOPLØSNING': 'liquidation',

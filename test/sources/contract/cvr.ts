@@ -116,7 +116,7 @@ export const cvrContract: AdapterContract = {
           documented: `virksomhed-ophoert.json: ${SEARCH}; a sole proprietorship with no virksomhedsstatus, sammensatStatus Ophørt (overview.md "Status Interpretation")`,
         },
         query: lookupOf('40112235'),
-        company_legal_status: 'inactive',
+        company_legal_status: 'dissolved',
         raw_company_legal_status: 'sammensatStatus Ophørt',
       },
     ],
