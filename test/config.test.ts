@@ -46,6 +46,7 @@ describe('configuration', () => {
           'ares',
           'prh',
           'krs',
+          'uid',
           'gleif',
         ],
         companiesHouseApiKey: null,
@@ -57,6 +58,7 @@ describe('configuration', () => {
           gleif: 'https://api.gleif.org/api/v1',
           prh: 'https://avoindata.prh.fi/opendata-ytj-api/v3',
           krs: 'https://api-krs.ms.gov.pl',
+          uid: 'https://www.uid-wse.admin.ch',
         },
       },
     });

@@ -20,6 +20,7 @@ import {
 import { withRecordCache } from './record-cache.js';
 import { noRegistrySource, type RegistrySource } from './registry-source.js';
 import { routedSource } from './routed-source.js';
+import { UID_BUDGET, uidSource } from './uid/uid-source.js';
 import {
   createUpstreamClient,
   DEFAULT_UPSTREAM_POLICY,
@@ -102,6 +103,15 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
     // docs/sources/krs.md: asked by KRS number only; a struck-off entity has no current extract.
     partialCoverage:
       "KRS is asked by KRS number only (a REGON or NIP needs the statistics office's REGON BIR, not built yet), and a struck-off entity has no current extract, so it is not_matched rather than dissolved.",
+  },
+  uid: {
+    build: uidSource,
+    budget: UID_BUDGET,
+    // 20 requests a minute per address: a record is reused for as long as GLEIF's.
+    cacheTtlMs: 6 * HOUR,
+    // docs/sources/uid.md: the UID register records deletion, not insolvency proceedings.
+    partialCoverage:
+      "The UID register records no insolvency proceedings (liquidation only through the name's \"in Liquidation\"), and a provisional, reactivating or cancelled UID entry's status is unknown.",
   },
 };
 
