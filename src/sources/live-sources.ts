@@ -111,7 +111,7 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
     cacheTtlMs: 6 * HOUR,
     // docs/sources/uid.md: the UID register records deletion, not insolvency proceedings.
     partialCoverage:
-      "The UID register records no insolvency proceedings (liquidation only through the name's \"in Liquidation\"), and a provisional, reactivating or cancelled UID entry's status is unknown.",
+      'The UID register records no insolvency proceedings (liquidation only through the name\'s "in Liquidation"), and a provisional, reactivating or cancelled UID entry\'s status is unknown.',
   },
 };
 
