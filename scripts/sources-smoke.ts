@@ -101,6 +101,14 @@ const CASES: Record<LiveSourceName, SmokeCase> = {
     name: 'nokia',
     status: 'active',
   },
+  // A federal office, in the UID register since it began (its UID entry is definitive).
+  uid: {
+    countryCode: 'CH',
+    identifierType: 'registration_number',
+    identifier: 'CHE-116.068.369',
+    name: 'swisstopo',
+    status: 'active',
+  },
 };
 
 /** The upstream's state rather than a wrong answer: reported, but the run does not fail. */

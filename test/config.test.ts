@@ -47,6 +47,7 @@ describe('configuration', () => {
           'prh',
           'krs',
           'cvr',
+          'uid',
           'gleif',
         ],
         credentials: {},
@@ -59,6 +60,7 @@ describe('configuration', () => {
           prh: 'https://avoindata.prh.fi/opendata-ytj-api/v3',
           krs: 'https://api-krs.ms.gov.pl',
           cvr: 'http://distribution.virk.dk',
+          uid: 'https://www.uid-wse.admin.ch',
         },
       },
     });

@@ -9,10 +9,11 @@ export const LIVE_SOURCE_NAMES = [
   'recherche_entreprises',
   'ares',
   // National registers before GLEIF: routing asks the first source that covers a country, and
-  // GLEIF covers some of theirs too (FI, DK).
+  // GLEIF covers some of theirs too (FI, DK, CH).
   'prh',
   'krs',
   'cvr',
+  'uid',
   'gleif',
 ] as const;
 export type LiveSourceName = (typeof LIVE_SOURCE_NAMES)[number];
@@ -26,6 +27,7 @@ export const LIVE_SOURCE_TITLES: Record<LiveSourceName, string> = {
   prh: 'Finnish PRH/YTJ open data',
   krs: 'Polish National Court Register (KRS)',
   cvr: 'Danish Central Business Register (CVR)',
+  uid: 'Swiss UID register',
 };
 
 export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
@@ -37,6 +39,7 @@ export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
   prh: 'https://avoindata.prh.fi/opendata-ytj-api/v3',
   krs: 'https://api-krs.ms.gov.pl',
   cvr: 'http://distribution.virk.dk',
+  uid: 'https://www.uid-wse.admin.ch',
 };
 
 export type BaseUrlVariable = `${Uppercase<LiveSourceName>}_BASE_URL`;

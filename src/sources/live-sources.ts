@@ -22,6 +22,7 @@ import { withRecordCache } from './record-cache.js';
 import type { Credentials, CredentialVariable } from './register-credentials.js';
 import { noRegistrySource, type RegistrySource } from './registry-source.js';
 import { routedSource } from './routed-source.js';
+import { UID_BUDGET, uidSource } from './uid/uid-source.js';
 import {
   createUpstreamClient,
   DEFAULT_UPSTREAM_POLICY,
@@ -125,6 +126,15 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
     // docs/sources/cvr.md: CVR records no VAT registration, and two statuses say nothing of trading.
     partialCoverage:
       'CVR records no VAT registration, so a DK VAT number is matched through the CVR number it embeds without saying the company is VAT-registered, and a company under reassumption or registered without legal effect has an unknown status.',
+  },
+  uid: {
+    build: uidSource,
+    budget: UID_BUDGET,
+    // 20 requests a minute per address: a record is reused for as long as GLEIF's.
+    cacheTtlMs: 6 * HOUR,
+    // docs/sources/uid.md: the UID register records deletion, not insolvency proceedings.
+    partialCoverage:
+      'The UID register records no insolvency proceedings (liquidation only through the name\'s "in Liquidation"), and a provisional, reactivating or cancelled UID entry\'s status is unknown.',
   },
 };
 

@@ -12,6 +12,7 @@ import { DEFAULT_UPSTREAM_POLICY } from '../../src/sources/upstream/upstream-cli
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { get, type Json, post, readJson } from '../helpers/http.js';
+import { uidEntity, uidFixture } from './contract/uid.js';
 import { type FakeRegister, type Handler, json, startFakeRegister } from './fake-register.js';
 
 /**
@@ -72,8 +73,53 @@ const krsExtracts = new Map<string, unknown>([
   ['P:0000999003', fixture('krs', 'odpis-aktualny-upadlosc.json')],
 ]);
 
+/**
+ * The UID register's entities by UID (contract/uid.ts and uid.test.ts name the documents): the
+ * sample active company, one in liquidation, and the sample search's sole trader whose VAT-register
+ * entry has ended; a test may replace one. Any other UID gets an empty GetByUIDResult.
+ */
+const uidEntities = new Map<string, string>();
+function resetUidEntities() {
+  uidEntities.clear();
+  uidEntities.set('119900018', uidEntity());
+  uidEntities.set(
+    '119900024',
+    uidEntity({ name: 'Seeland Holz AG in Liquidation' }).replaceAll('119900018', '119900024'),
+  );
+  uidEntities.set(
+    '119900047',
+    uidEntity({ name: 'Alpenblick Bäckerei Meier' })
+      .replaceAll('119900018', '119900047')
+      .replace(
+        '<vatStatus>2</vatStatus><vatEntryStatus>1</vatEntryStatus><vatEntryDate>2012-04-01</vatEntryDate>',
+        '<vatStatus>3</vatStatus><vatEntryStatus>1</vatEntryStatus><vatEntryDate>2015-01-01</vatEntryDate><vatLiquidationDate>2023-12-31</vatLiquidationDate>',
+      ),
+  );
+}
+resetUidEntities();
+
+/** The UID register answers a SOAP POST by its SOAPAction: GetByUID by the UID asked, Search its sample page. */
+const uidAsDocumented: Handler = (request, response) => {
+  let envelope = '';
+  request.on('data', (chunk: Buffer) => {
+    envelope += chunk.toString('utf8');
+  });
+  request.on('end', () => {
+    const action = String(request.headers.soapaction ?? '');
+    const digits = /uidOrganisationId>(\d{9})</.exec(envelope)?.[1] ?? '';
+    const body = action.endsWith('/Search"')
+      ? uidFixture('search.xml')
+      : (uidEntities.get(digits) ?? uidFixture('get-by-uid-empty.xml'));
+    response.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' });
+    response.end(body);
+  });
+};
+
 // Each register answers its sample record, whatever was asked; GLEIF by the country filtered on.
-const ANSWERS: Record<LiveSourceName, (url: URL) => { status: number; body: unknown }> = {
+const ANSWERS: Record<
+  Exclude<LiveSourceName, 'uid'>,
+  (url: URL) => { status: number; body: unknown }
+> = {
   companies_house: (url) =>
     url.pathname.startsWith('/search/')
       ? { status: 200, body: fixture('companies-house', 'search-companies.json') }
@@ -159,6 +205,7 @@ const answerAsDocumented =
   (name: LiveSourceName): Handler =>
   (request, response) => {
     if (name === 'cvr') return cvrAsDocumented(request, response);
+    if (name === 'uid') return uidAsDocumented(request, response);
     const answer = ANSWERS[name](new URL(request.url ?? '/', 'http://register'));
     json(answer.status, answer.body)(request, response);
   };
@@ -241,6 +288,7 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       FR: 'registration_number',
       CZ: 'registration_number',
       FI: 'vat_number',
+      CH: 'vat_number',
       DE: 'registration_number',
       SE: 'registration_number',
       PL: 'registration_number',
@@ -271,6 +319,13 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       denmark.identifier_capabilities.find((c: Json) => c.identifier_type === 'registration_number')
         .registry_match,
     ).toBe('supported');
+    // The UID register, not GLEIF, answers CH UIDs: every UID entity, so supported, and search.
+    const switzerland = await readJson(await get(t.baseUrl, '/countries/CH', key));
+    for (const type of ['registration_number', 'vat_number'])
+      expect(
+        switzerland.identifier_capabilities.find((c: Json) => c.identifier_type === type),
+      ).toMatchObject({ registry_match: 'supported', company_legal_status: 'partial' });
+    expect(switzerland.company_search).toBe('supported');
     // The sandbox's capabilities are not the live ones.
     const sandboxKey = (await t.createKey()).key;
     const sandboxNorway = await readJson(await get(t.baseUrl, '/countries/NO', sandboxKey));
@@ -291,6 +346,8 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     ['PL', 'registration_number', 'KRS 0000999001', 'WIŚLANE NARZĘDZIA', 'KRS'],
     ['DK', 'registration_number', '35123458', 'Fixture Vindmøller ApS', 'CVR'],
     ['DK', 'vat_number', 'DK35123458', 'Fixture Vindmøller ApS', 'CVR'],
+    ['CH', 'registration_number', 'CHE-119.900.018', 'Alpenblick Werkzeuge AG', 'UID register'],
+    ['CH', 'vat_number', 'CHE-119.900.018 MWST', 'Alpenblick Werkzeuge AG', 'UID register'],
   ])(
     'a live check of a %s %s is matched by its register, with evidence and one credit',
     async (country, type, identifier, name, register) => {
@@ -714,6 +771,110 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     expect(body.data[0].sources[0].source_name).toContain('PRH');
     expect(body.credits_used).toBe(1);
     expect(registers.prh.requests.at(-1)).toBe('/companies?name=Saimaan&location=Imatra');
+  });
+
+  it('reports what the UID register says: liquidation by the name, a VAT number whose VAT-register entry has ended, an unknown UID', async () => {
+    // A minute on: the register's budget (20 requests a minute, UID_BUDGET) has refilled.
+    upstreamClock.advance(60_000);
+    const check = async (identifier_type: string, identifier: string) =>
+      readJson(
+        await post(t.baseUrl, '/checks', { identifier_type, identifier, country_code: 'CH' }, key),
+      );
+    const inLiquidation = await check('registration_number', 'CHE-119.900.024');
+    expect(inLiquidation.registry_match_status).toBe('matched');
+    expect(inLiquidation.company_legal_status).toBe('liquidation');
+    expect(inLiquidation.evidence).toContainEqual(
+      expect.objectContaining({
+        dimension: 'company_legal',
+        raw_status:
+          'uidregStatusEnterpriseDetail 3; commercialRegisterStatus 2; organisationName in Liquidation',
+        source_url: 'https://www.uid.admin.ch/Detail.aspx?uid_id=CHE-119.900.024',
+      }),
+    );
+
+    const outsideVat = await check('vat_number', 'CHE-119.900.047 MWST');
+    expect(outsideVat.registry_match_status).toBe('matched');
+    expect(outsideVat.company_legal_status).toBe('active');
+    // The VAT-register state is company-record evidence: no tax authority was asked.
+    expect(outsideVat.tax_authority_status).toBe('not_supported');
+    expect(outsideVat.company.vat_numbers).toEqual([]);
+    expect(outsideVat.warnings).toEqual([
+      expect.objectContaining({
+        dimension: 'registry_match',
+        code: 'vat_not_registered_in_company_record',
+        retryable: false,
+      }),
+    ]);
+    expect(outsideVat.evidence.map((e: Json) => [e.dimension, e.raw_status])).toEqual([
+      ['format', undefined],
+      ['registry_match', 'matched'],
+      ['registry_match', 'vatStatus 3; uidVat CHE-119.900.047; vatLiquidationDate 2023-12-31'],
+      ['company_legal', 'uidregStatusEnterpriseDetail 3; commercialRegisterStatus 2'],
+    ]);
+
+    const unknown = await check('registration_number', 'CHE-119.900.030');
+    expect(unknown.registry_match_status).toBe('not_matched');
+  });
+
+  it('searches the UID register by name for CH', async () => {
+    upstreamClock.advance(60_000);
+    const response = await post(
+      t.baseUrl,
+      '/companies/search',
+      { country_code: 'CH', name: 'Alpenblick', city_or_state: ['Spiez'] },
+      key,
+    );
+    const body = await readJson(response);
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    expect(body.data.map((c: Json) => [c.legal_name, c.registration_number])).toEqual([
+      ['Alpenblick Bäckerei Meier', 'CHE119900047'],
+    ]);
+    expect(body.data[0].sources[0].source_name).toContain('UID register');
+    expect(body.credits_used).toBe(1);
+    expect(registers.uid.headers.at(-1)?.soapaction).toBe(
+      '"http://www.uid.admin.ch/xmlns/uid-wse/IPublicServices/Search"',
+    );
+  });
+
+  it('rechecks a live CH monitor through the UID register, and records the deletion that follows as a change', async () => {
+    const created = await readJson(
+      await post(
+        t.baseUrl,
+        '/monitors',
+        { identifier_type: 'registration_number', identifier: 'CHE119900018', country_code: 'CH' },
+        key,
+      ),
+    );
+    expect(created.monitor.latest_snapshot).toMatchObject({
+      registry_match_status: 'matched',
+      company_legal_status: 'active',
+    });
+    const asked = registers.uid.requests.length;
+    // The UID register now records the entity as deleted (uidregStatusEnterpriseDetail 5).
+    uidEntities.set('119900018', uidEntity({ status: '5' }));
+    t.clock.advance(31 * 24 * 3600_000);
+    upstreamClock.advance(31 * 24 * 3600_000);
+    await t.database.db
+      .updateTable('monitors')
+      .set({ next_check_at: '9999-01-01T00:00:00.000Z' })
+      .where('id', '<>', created.monitor.id)
+      .execute();
+    const scheduler = createMonitorScheduler(
+      t.database,
+      domainDeps({ clock: t.clock, newId: t.newId, sources: { sandbox: sandboxSource(), live } }),
+      { owner: 'live-test-ch' },
+    );
+    expect(await scheduler.tick()).toMatchObject({ claimed: 1, rechecked: 1 });
+    expect(registers.uid.requests.slice(asked)).toEqual(['/V5.0/PublicServices.svc']);
+    const monitor = await readJson(await get(t.baseUrl, `/monitors/${created.monitor.id}`, key));
+    expect(monitor.health).toBe('healthy');
+    expect(monitor.latest_snapshot.company_legal_status).toBe('dissolved');
+    const events = await readJson(
+      await get(t.baseUrl, `/monitoring-events?monitor_id=${created.monitor.id}`, key),
+    );
+    expect(events.data.map((e: Json) => e.type)).toEqual(['vat.monitor.change_detected']);
+    expect(JSON.stringify(events.data[0])).toContain('dissolved');
+    resetUidEntities();
   });
 
   it('rechecks a live FI monitor through YTJ, and records the bankruptcy that follows as a change', async () => {

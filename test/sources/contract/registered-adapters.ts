@@ -7,6 +7,7 @@ import { gleifContract } from './gleif.js';
 import { krsContract } from './krs.js';
 import { prhContract } from './prh.js';
 import { rechercheEntreprisesContract } from './recherche-entreprises.js';
+import { uidContract } from './uid.js';
 
 /**
  * Every adapter the contract suite runs against. A new adapter registers its fake here (one file
@@ -21,4 +22,5 @@ export const REGISTERED_ADAPTERS: readonly AdapterContract[] = [
   gleifContract,
   prhContract,
   krsContract,
+  uidContract,
 ];
