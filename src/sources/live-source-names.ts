@@ -9,9 +9,10 @@ export const LIVE_SOURCE_NAMES = [
   'recherche_entreprises',
   'ares',
   // National registers before GLEIF: routing asks the first source that covers a country, and
-  // GLEIF covers some of theirs too (FI).
+  // GLEIF covers some of theirs too (FI, SE).
   'prh',
   'krs',
+  'bolagsverket',
   'gleif',
 ] as const;
 export type LiveSourceName = (typeof LIVE_SOURCE_NAMES)[number];
@@ -24,6 +25,7 @@ export const LIVE_SOURCE_TITLES: Record<LiveSourceName, string> = {
   gleif: 'GLEIF LEI records',
   prh: 'Finnish PRH/YTJ open data',
   krs: 'Polish National Court Register (KRS)',
+  bolagsverket: 'Bolagsverket high-value datasets (Sweden)',
 };
 
 export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
@@ -34,6 +36,7 @@ export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
   gleif: 'https://api.gleif.org/api/v1',
   prh: 'https://avoindata.prh.fi/opendata-ytj-api/v3',
   krs: 'https://api-krs.ms.gov.pl',
+  bolagsverket: 'https://gw.api.bolagsverket.se/vardefulla-datamangder/v1',
 };
 
 export type BaseUrlVariable = `${Uppercase<LiveSourceName>}_BASE_URL`;

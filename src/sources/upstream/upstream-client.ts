@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { BucketPolicy, TokenBucketStore } from '../../lib/token-bucket.js';
 
 /**
- * The one HTTP client of every registry source: a GET (or a search POST) of JSON with connect and response timeouts,
+ * The one HTTP client of every registry source: a GET (or a search POST, or an OAuth token POST) of JSON with connect and response timeouts,
  * a response size cap, a budget (a token bucket per upstream, shared through Redis when configured),
  * a concurrency cap, retries of 429 and 5xx that honour `Retry-After` (or the upstream's own
  * window headers, `rateLimitHeaders`) within the call's deadline, a budget drained for as long as a
@@ -36,7 +36,13 @@ export type UnavailableReason =
 export type UpstreamResult =
   | { kind: 'ok'; body: unknown; retrievedAt: Date }
   | { kind: 'not_found' }
-  | { kind: 'unavailable'; reason: UnavailableReason; detail: string };
+  | {
+      kind: 'unavailable';
+      reason: UnavailableReason;
+      detail: string;
+      /** The upstream's HTTP status, when it answered one (a 401 an adapter may answer by refreshing its token). */
+      status?: number;
+    };
 
 export interface UpstreamPolicy {
   /** The upstream's name in budgets, logs and reasons: `companies_house`, `gleif`. */
@@ -88,6 +94,8 @@ interface UpstreamRequest {
   headers: Record<string, string>;
   /** A JSON body, for the registers whose search is a POST (ARES). */
   body?: unknown;
+  /** A form-encoded body instead, for an OAuth token request (Bolagsverket). */
+  form?: Record<string, string>;
 }
 
 export interface UpstreamClient {
@@ -95,6 +103,16 @@ export interface UpstreamClient {
   getJson(url: string, headers?: Record<string, string>): Promise<UpstreamResult>;
   /** A POST of a JSON body, answered as `getJson` is (a search, never a write). */
   postJson(url: string, body: unknown, headers?: Record<string, string>): Promise<UpstreamResult>;
+  /**
+   * A POST of a form (`application/x-www-form-urlencoded`), answered as `getJson` is: an OAuth 2.0
+   * token request (RFC 6749 section 4.4), under the same budget and breaker as the register's
+   * other calls. The form's values never appear in a reason.
+   */
+  postForm(
+    url: string,
+    form: Record<string, string>,
+    headers?: Record<string, string>,
+  ): Promise<UpstreamResult>;
   close(): Promise<void>;
 }
 
@@ -104,6 +122,8 @@ class UpstreamFailure extends Error {
     detail: string,
     /** Seconds the upstream asked us to wait (Retry-After), when it did. */
     readonly retryAfterMs?: number,
+    /** The HTTP status it answered, when it answered one. */
+    readonly status?: number,
   ) {
     super(detail);
   }
@@ -215,6 +235,15 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
   async function attempt(request: UpstreamRequest): Promise<UpstreamResult> {
     const url = new URL(request.url);
     let response: Dispatcher.ResponseData;
+    const body =
+      request.form !== undefined
+        ? {
+            type: 'application/x-www-form-urlencoded',
+            text: new URLSearchParams(request.form).toString(),
+          }
+        : request.body !== undefined
+          ? { type: 'application/json', text: JSON.stringify(request.body) }
+          : undefined;
     try {
       response = await dispatcher.request({
         origin: url.origin,
@@ -222,10 +251,10 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
         method: request.method,
         headers: {
           accept: 'application/json',
-          ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(body ? { 'content-type': body.type } : {}),
           ...request.headers,
         },
-        ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+        ...(body ? { body: body.text } : {}),
         signal: AbortSignal.timeout(policy.connectTimeoutMs + 2 * policy.responseTimeoutMs),
       });
     } catch (error) {
@@ -269,10 +298,16 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
         statusCode === 429 ? 'rate_limited' : 'server_error',
         `${policy.name} answered ${statusCode}`,
         askedMs ?? (statusCode === 429 ? untilReset : undefined),
+        statusCode,
       );
     }
     if (statusCode < 200 || statusCode >= 300)
-      throw new UpstreamFailure('rejected', `${policy.name} answered ${statusCode}`);
+      throw new UpstreamFailure(
+        'rejected',
+        `${policy.name} answered ${statusCode}`,
+        undefined,
+        statusCode,
+      );
     try {
       return {
         kind: 'ok',
@@ -312,7 +347,12 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
           detail: `${policy.name} is failing; not asked until it recovers`,
         };
       if (error instanceof UpstreamFailure)
-        return { kind: 'unavailable', reason: error.reason, detail: error.message };
+        return {
+          kind: 'unavailable',
+          reason: error.reason,
+          detail: error.message,
+          ...(error.status !== undefined ? { status: error.status } : {}),
+        };
       return { kind: 'unavailable', reason: 'connection_failed', detail: String(error) };
     }
   }
@@ -321,6 +361,7 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
     name: policy.name,
     getJson: (url, headers = {}) => call({ method: 'GET', url, headers }),
     postJson: (url, body, headers = {}) => call({ method: 'POST', url, headers, body }),
+    postForm: (url, form, headers = {}) => call({ method: 'POST', url, headers, form }),
     async close() {
       if (!deps.dispatcher) await dispatcher.close();
     },

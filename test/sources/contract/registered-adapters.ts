@@ -1,5 +1,6 @@
 import type { AdapterContract } from './adapter-contract.js';
 import { aresContract } from './ares.js';
+import { bolagsverketContract } from './bolagsverket.js';
 import { brregContract } from './brreg.js';
 import { companiesHouseContract } from './companies-house.js';
 import { gleifContract } from './gleif.js';
@@ -15,4 +16,5 @@ export const REGISTERED_ADAPTERS: readonly AdapterContract[] = [
   rechercheEntreprisesContract,
   aresContract,
   gleifContract,
+  bolagsverketContract,
 ];
