@@ -46,6 +46,7 @@ describe('configuration', () => {
           'ares',
           'prh',
           'krs',
+          'bolagsverket',
           'gleif',
         ],
         credentials: {},
@@ -57,6 +58,7 @@ describe('configuration', () => {
           gleif: 'https://api.gleif.org/api/v1',
           prh: 'https://avoindata.prh.fi/opendata-ytj-api/v3',
           krs: 'https://api-krs.ms.gov.pl',
+          bolagsverket: 'https://gw.api.bolagsverket.se/vardefulla-datamangder/v1',
         },
       },
     });
@@ -80,6 +82,24 @@ describe('configuration', () => {
     expect(() => loadConfig({ COMPANIES_HOUSE_API_KEY: 'no spaces allowed' })).toThrow(
       'COMPANIES_HOUSE_API_KEY',
     );
+  });
+
+  it("reads Bolagsverket's client credentials, and a bad one is refused without repeating it", () => {
+    const credentials = {
+      BOLAGSVERKET_CLIENT_ID: 'UIiATHgXGSP6HIyOlqWZkX51dnka',
+      BOLAGSVERKET_CLIENT_SECRET: 'H10hBNr_KeYqA9h5AEe7J32HkFsa',
+    };
+    expect(loadConfig(credentials).liveSources.credentials).toEqual(credentials);
+    let message = '';
+    try {
+      loadConfig({ BOLAGSVERKET_CLIENT_SECRET: 'secret with spaces' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(
+      'BOLAGSVERKET_CLIENT_SECRET: is not a Bolagsverket API client secret',
+    );
+    expect(message).not.toContain('secret with spaces');
   });
 
   it('keeps a relative SQLite path that is set relative to the current directory', () => {

@@ -21,7 +21,14 @@ describe('default live coverage', () => {
     const source = createLiveSource(
       {
         enabled: [...LIVE_SOURCE_NAMES],
-        credentials: companiesHouseApiKey ? { COMPANIES_HOUSE_API_KEY: companiesHouseApiKey } : {},
+        // With a key, every register's credentials are set.
+        credentials: companiesHouseApiKey
+          ? {
+              COMPANIES_HOUSE_API_KEY: companiesHouseApiKey,
+              BOLAGSVERKET_CLIENT_ID: 'test-client-0000',
+              BOLAGSVERKET_CLIENT_SECRET: 'test-secret-0000',
+            }
+          : {},
         baseUrls: Object.fromEntries(
           LIVE_SOURCE_NAMES.map((name) => [name, 'http://127.0.0.1:1']),
         ) as Record<LiveSourceName, string>,
@@ -53,6 +60,15 @@ describe('default live coverage', () => {
       companyLegalStatus: 'supported',
       register: { name: 'companies_house', keyVariables: 'COMPANIES_HOUSE_API_KEY' },
       withoutKey: { registryMatch: 'not_supported', companyLegalStatus: 'not_supported' },
+    });
+    // Bolagsverket needs its client; without it SE is GLEIF's.
+    expect(defaultLiveCoverageOf('SE', 'registration_number')).toMatchObject({
+      registryMatch: 'supported',
+      register: {
+        name: 'bolagsverket',
+        keyVariables: 'BOLAGSVERKET_CLIENT_ID and BOLAGSVERKET_CLIENT_SECRET',
+      },
+      withoutKey: { registryMatch: 'partial' },
     });
     // A register without a key is on in every configuration: nothing to say without one.
     expect(defaultLiveCoverageOf('DE', 'registration_number').withoutKey).toBeUndefined();
