@@ -9,8 +9,9 @@
  * skipped with one line. A reachable register that answers wrongly (another company or status, not
  * found, or an answer the adapter cannot read) fails the run (exit 1). A reachable register that is
  * rate-limiting, erroring or slow is reported but does not fail it: that is the upstream's state,
- * not a wrong answer. Base URLs and the Companies House key come from the service's configuration
- * (`<NAME>_BASE_URL`, `COMPANIES_HOUSE_API_KEY`).
+ * not a wrong answer. Base URLs and the registers' credentials come from the service's
+ * configuration (`<NAME>_BASE_URL`, `COMPANIES_HOUSE_API_KEY`, `BOLAGSVERKET_CLIENT_ID` and
+ * `BOLAGSVERKET_CLIENT_SECRET`); a register whose credentials are not set is skipped.
  */
 import { Agent, request } from 'undici';
 import { ConfigError, type LiveSourcesConfig, loadConfig } from '../src/config.js';
@@ -109,6 +110,14 @@ const CASES: Record<LiveSourceName, SmokeCase> = {
     name: 'swisstopo',
     status: 'active',
   },
+  // AB Volvo, registered since 1915; needs BOLAGSVERKET_CLIENT_ID and BOLAGSVERKET_CLIENT_SECRET.
+  bolagsverket: {
+    countryCode: 'SE',
+    identifierType: 'registration_number',
+    identifier: '556012-5790',
+    name: 'volvo',
+    status: 'active',
+  },
 };
 
 /** The upstream's state rather than a wrong answer: reported, but the run does not fail. */
@@ -184,7 +193,12 @@ async function smoke(
     { clock: systemClock, buckets: memoryTokenBuckets() },
   );
   try {
-    const adapter = definition.build({ client, baseUrl, credentials: config.credentials });
+    const adapter = definition.build({
+      client,
+      baseUrl,
+      credentials: config.credentials,
+      clock: systemClock,
+    });
     const result = await adapter.lookup({
       countryCode: smokeCase.countryCode,
       identifierType: smokeCase.identifierType,

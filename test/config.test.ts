@@ -48,6 +48,7 @@ describe('configuration', () => {
           'krs',
           'cvr',
           'uid',
+          'bolagsverket',
           'gleif',
         ],
         credentials: {},
@@ -61,6 +62,7 @@ describe('configuration', () => {
           krs: 'https://api-krs.ms.gov.pl',
           cvr: 'http://distribution.virk.dk',
           uid: 'https://www.uid-wse.admin.ch',
+          bolagsverket: 'https://gw.api.bolagsverket.se/vardefulla-datamangder/v1',
         },
       },
     });
@@ -84,6 +86,24 @@ describe('configuration', () => {
     expect(() => loadConfig({ COMPANIES_HOUSE_API_KEY: 'no spaces allowed' })).toThrow(
       'COMPANIES_HOUSE_API_KEY',
     );
+  });
+
+  it("reads Bolagsverket's client credentials, and a bad one is refused without repeating it", () => {
+    const credentials = {
+      BOLAGSVERKET_CLIENT_ID: 'UIiATHgXGSP6HIyOlqWZkX51dnka',
+      BOLAGSVERKET_CLIENT_SECRET: 'H10hBNr_KeYqA9h5AEe7J32HkFsa',
+    };
+    expect(loadConfig(credentials).liveSources.credentials).toEqual(credentials);
+    let message = '';
+    try {
+      loadConfig({ BOLAGSVERKET_CLIENT_SECRET: 'secret with spaces' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(
+      'BOLAGSVERKET_CLIENT_SECRET: is not a Bolagsverket API client secret',
+    );
+    expect(message).not.toContain('secret with spaces');
   });
 
   it('keeps a relative SQLite path that is set relative to the current directory', () => {

@@ -1,4 +1,5 @@
 import type { IdentifierType } from '../formats/format-rule.js';
+import { systemClock } from '../lib/clock.js';
 import {
   LIVE_SOURCE_DEFAULT_BASE_URLS,
   LIVE_SOURCE_NAMES,
@@ -20,6 +21,7 @@ const COVERAGE_ONLY_CLIENT: UpstreamClient = {
   getJson: () => Promise.reject(new Error('coverage only: no register is called')),
   postJson: () => Promise.reject(new Error('coverage only: no register is called')),
   postText: () => Promise.reject(new Error('coverage only: no register is called')),
+  postForm: () => Promise.reject(new Error('coverage only: no register is called')),
   close: async () => {},
 };
 
@@ -56,6 +58,7 @@ export function defaultLiveRegisters(): readonly LiveRegister[] {
         credentials: Object.fromEntries(
           (definition.credentials ?? []).map((variable) => [variable, 'coverage-only']),
         ),
+        clock: systemClock,
       }),
     };
   });

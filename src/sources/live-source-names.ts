@@ -9,11 +9,12 @@ export const LIVE_SOURCE_NAMES = [
   'recherche_entreprises',
   'ares',
   // National registers before GLEIF: routing asks the first source that covers a country, and
-  // GLEIF covers some of theirs too (FI, DK, CH).
+  // GLEIF covers some of theirs too (FI, DK, CH, SE).
   'prh',
   'krs',
   'cvr',
   'uid',
+  'bolagsverket',
   'gleif',
 ] as const;
 export type LiveSourceName = (typeof LIVE_SOURCE_NAMES)[number];
@@ -28,6 +29,7 @@ export const LIVE_SOURCE_TITLES: Record<LiveSourceName, string> = {
   krs: 'Polish National Court Register (KRS)',
   cvr: 'Danish Central Business Register (CVR)',
   uid: 'Swiss UID register',
+  bolagsverket: 'Bolagsverket high-value datasets (Sweden)',
 };
 
 export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
@@ -40,6 +42,7 @@ export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
   krs: 'https://api-krs.ms.gov.pl',
   cvr: 'http://distribution.virk.dk',
   uid: 'https://www.uid-wse.admin.ch',
+  bolagsverket: 'https://gw.api.bolagsverket.se/vardefulla-datamangder/v1',
 };
 
 export type BaseUrlVariable = `${Uppercase<LiveSourceName>}_BASE_URL`;

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import type { BucketPolicy, TokenBucketStore } from '../lib/token-bucket.js';
 import { ARES_BUDGET, aresSource } from './ares/ares-source.js';
+import { BOLAGSVERKET_BUDGET, bolagsverketSource } from './bolagsverket/bolagsverket-source.js';
 import { BRREG_BUDGET, brregSource } from './brreg/brreg-source.js';
 import {
   COMPANIES_HOUSE_BUDGET,
@@ -39,6 +40,8 @@ interface LiveSourceDefinition {
     client: UpstreamClient;
     baseUrl: string;
     credentials: Credentials;
+    /** The live clock (an adapter that keeps an expiring OAuth token reads it). */
+    clock: Clock;
   }): RegistrySource;
   /** The upstream's documented limit, kept under (each adapter says how it was chosen). */
   budget: BucketPolicy;
@@ -136,6 +139,23 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
     partialCoverage:
       'The UID register records no insolvency proceedings (liquidation only through the name\'s "in Liquidation"), and a provisional, reactivating or cancelled UID entry\'s status is unknown.',
   },
+  bolagsverket: {
+    build: ({ client, baseUrl, credentials, clock }) =>
+      bolagsverketSource({
+        client,
+        baseUrl,
+        clientId: credentials.BOLAGSVERKET_CLIENT_ID,
+        clientSecret: credentials.BOLAGSVERKET_CLIENT_SECRET,
+        clock,
+      }),
+    budget: BOLAGSVERKET_BUDGET,
+    // The tightest documented limit after Companies House's (60 a minute): records for 6 hours.
+    cacheTtlMs: 6 * HOUR,
+    credentials: ['BOLAGSVERKET_CLIENT_ID', 'BOLAGSVERKET_CLIENT_SECRET'],
+    // docs/sources/bolagsverket.md: the status fields are Bolagsverket's; SCB-only entities have none.
+    partialCoverage:
+      "Bolagsverket's dataset gives a legal status only for organisations it registers (an organisation only Statistics Sweden holds has none, so it is unknown), and it has no search by name, so SE searches stay with GLEIF.",
+  },
 };
 
 export interface LiveSource extends RegistrySource {
@@ -176,6 +196,7 @@ export function createLiveSource(
       client,
       baseUrl: config.baseUrls[name],
       credentials: config.credentials,
+      clock: deps.clock,
     });
     sources.push(
       withRecordCache(source, {

@@ -22,6 +22,18 @@ export const REGISTER_CREDENTIALS = {
     meaning:
       "Password of Erhvervsstyrelsen's CVR system-to-system access, sent as HTTP basic credentials and never logged; without it and `CVR_USERNAME` the CVR source is off",
   },
+  // Bolagsverket's API gateway (WSO2) issues OAuth client credentials of URL-safe characters.
+  BOLAGSVERKET_CLIENT_ID: {
+    pattern: /^[A-Za-z0-9._~-]{8,200}$/,
+    what: 'a Bolagsverket API client ID',
+    meaning:
+      "OAuth client ID of Bolagsverket's free API for high-value datasets (värdefulla datamängder); with `BOLAGSVERKET_CLIENT_SECRET` it turns the Bolagsverket source on, and without both SE is answered by GLEIF alone in live",
+  },
+  BOLAGSVERKET_CLIENT_SECRET: {
+    pattern: /^[A-Za-z0-9._~-]{8,200}$/,
+    what: 'a Bolagsverket API client secret',
+    meaning: 'OAuth client secret that goes with `BOLAGSVERKET_CLIENT_ID` (never logged)',
+  },
 } as const satisfies Record<string, { pattern: RegExp; what: string; meaning: string }>;
 
 export type CredentialVariable = keyof typeof REGISTER_CREDENTIALS;

@@ -85,6 +85,7 @@ describe('the adapter contract suite', () => {
         ...adapter.lookup.statuses.map((status) => status.body),
         ...(adapter.errorBody ? [adapter.errorBody] : []),
         ...(adapter.search ? [adapter.search.found, adapter.search.empty] : []),
+        ...Object.values(adapter.fixedAnswers ?? {}),
       ].map((answered) => answered.documented);
       documents.push(adapter.rateLimited.documented);
       for (const document of documents) expect(document.trim().length).toBeGreaterThan(10);
@@ -99,7 +100,14 @@ describe.each(REGISTERED_ADAPTERS.map((adapter) => [adapter.name, adapter] as co
     let register: FakeRegister;
     const clients: UpstreamClient[] = [];
     beforeAll(async () => {
-      register = await startFakeRegister();
+      register = await startFakeRegister({
+        fixed: Object.fromEntries(
+          Object.entries(adapter.fixedAnswers ?? {}).map(([path, answered]) => [
+            path,
+            answer(200, answered.value, adapter.contentType),
+          ]),
+        ),
+      });
     });
     afterAll(() => register.close());
     beforeEach(() => {

@@ -26,11 +26,20 @@ export interface FakeRegister {
   close(): Promise<void>;
 }
 
-export async function startFakeRegister(): Promise<FakeRegister> {
+/**
+ * `fixed`: paths (without query) the fake always answers with their own handler, whatever the test
+ * sets, and leaves out of `requests` and `headers` (a register's OAuth token endpoint, which every
+ * call goes through).
+ */
+export async function startFakeRegister(
+  options: { fixed?: Record<string, Handler> } = {},
+): Promise<FakeRegister> {
   let handler: Handler = json(500, {});
   const requests: string[] = [];
   const headers: IncomingMessage['headers'][] = [];
   const server: Server = createServer((request, response) => {
+    const fixed = options.fixed?.[new URL(request.url ?? '/', 'http://register').pathname];
+    if (fixed) return fixed(request, response);
     requests.push(request.url ?? '');
     headers.push(request.headers);
     handler(request, response);

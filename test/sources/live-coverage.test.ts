@@ -61,6 +61,15 @@ describe('default live coverage', () => {
       register: { name: 'companies_house', keyVariables: 'COMPANIES_HOUSE_API_KEY' },
       withoutKey: { registryMatch: 'not_supported', companyLegalStatus: 'not_supported' },
     });
+    // Bolagsverket needs its client; without it SE is GLEIF's.
+    expect(defaultLiveCoverageOf('SE', 'registration_number')).toMatchObject({
+      registryMatch: 'supported',
+      register: {
+        name: 'bolagsverket',
+        keyVariables: 'BOLAGSVERKET_CLIENT_ID and BOLAGSVERKET_CLIENT_SECRET',
+      },
+      withoutKey: { registryMatch: 'partial' },
+    });
     // A register without a key is on in every configuration: nothing to say without one.
     expect(defaultLiveCoverageOf('DE', 'registration_number').withoutKey).toBeUndefined();
   });

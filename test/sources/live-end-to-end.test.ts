@@ -180,6 +180,8 @@ const ANSWERS: Record<
   },
   // Answered by the request body (cvrAsDocumented); never reached by URL.
   cvr: () => ({ status: 500, body: {} }),
+  // Bolagsverket answers POSTs only (answerAsDocumented reads their bodies); nothing else exists.
+  bolagsverket: () => ({ status: 404, body: fixture('bolagsverket', 'api-error-401.json') }),
 };
 
 // CVR's Elasticsearch answers a POSTed query (cvr.test.ts names the documents): a `term` query on
@@ -201,11 +203,37 @@ const cvrAsDocumented: Handler = (request, response) => {
   });
 };
 
+// Bolagsverket's organisations by identitetsbeteckning (bolagsverket.test.ts names the
+// documents), and its OAuth token endpoint on the same host; a test may replace one.
+const bolagsverketOrganisations = new Map<string, unknown>([
+  ['5299999994', fixture('bolagsverket', 'organisationer-aktiebolag.json')],
+  ['5299999986', fixture('bolagsverket', 'organisationer-konkurs.json')],
+]);
+const bolagsverketAsked: string[] = [];
+
 const answerAsDocumented =
   (name: LiveSourceName): Handler =>
   (request, response) => {
     if (name === 'cvr') return cvrAsDocumented(request, response);
     if (name === 'uid') return uidAsDocumented(request, response);
+    if (name === 'bolagsverket' && request.method === 'POST') {
+      // Bolagsverket is asked by POST: the number is in the body, not the URL.
+      let text = '';
+      request.on('data', (chunk) => {
+        text += chunk;
+      });
+      request.on('end', () => {
+        if (request.url === '/oauth2/token')
+          return json(200, fixture('bolagsverket', 'token.json'))(request, response);
+        const number = (JSON.parse(text) as { identitetsbeteckning: string }).identitetsbeteckning;
+        bolagsverketAsked.push(number);
+        const body =
+          bolagsverketOrganisations.get(number) ??
+          fixture('bolagsverket', 'organisationer-finns-ej.json');
+        json(200, body)(request, response);
+      });
+      return;
+    }
     const answer = ANSWERS[name](new URL(request.url ?? '/', 'http://register'));
     json(answer.status, answer.body)(request, response);
   };
@@ -233,6 +261,8 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
           COMPANIES_HOUSE_API_KEY: 'test-key-0000',
           CVR_USERNAME: 'fixture-user',
           CVR_PASSWORD: 'fixture-password',
+          BOLAGSVERKET_CLIENT_ID: 'firmwatch-test-client',
+          BOLAGSVERKET_CLIENT_SECRET: 'firmwatch-test-secret',
         },
         baseUrls: Object.fromEntries(
           LIVE_SOURCE_NAMES.map((name) => [name, registers[name].base]),
@@ -340,7 +370,8 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     ['NO', 'vat_number', 'NO995525828MVA', 'FJORDLYS TEKNIKK AS', 'Brønnøysundregistrene'],
     ['FR', 'registration_number', '812345676', 'ATELIERS DU CANAL', 'Annuaire des Entreprises'],
     ['CZ', 'registration_number', '27100006', 'Vltavská strojírna s.r.o.', 'ARES'],
-    ['SE', 'registration_number', '5599990008', null, 'GLEIF'],
+    ['SE', 'registration_number', '529999-9994', 'Cykelbolaget AB', 'Bolagsverket'],
+    ['SE', 'vat_number', 'SE529999999401', 'Cykelbolaget AB', 'Bolagsverket'],
     ['FI', 'registration_number', '3312345-3', 'Saimaan Konepaja Oy', 'PRH'],
     ['FI', 'vat_number', 'FI33123453', 'Saimaan Konepaja Oy', 'PRH'],
     ['PL', 'registration_number', 'KRS 0000999001', 'WIŚLANE NARZĘDZIA', 'KRS'],
@@ -852,18 +883,7 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     const asked = registers.uid.requests.length;
     // The UID register now records the entity as deleted (uidregStatusEnterpriseDetail 5).
     uidEntities.set('119900018', uidEntity({ status: '5' }));
-    t.clock.advance(31 * 24 * 3600_000);
-    upstreamClock.advance(31 * 24 * 3600_000);
-    await t.database.db
-      .updateTable('monitors')
-      .set({ next_check_at: '9999-01-01T00:00:00.000Z' })
-      .where('id', '<>', created.monitor.id)
-      .execute();
-    const scheduler = createMonitorScheduler(
-      t.database,
-      domainDeps({ clock: t.clock, newId: t.newId, sources: { sandbox: sandboxSource(), live } }),
-      { owner: 'live-test-ch' },
-    );
+    const scheduler = await onlyThisMonitorDue(created.monitor.id);
     expect(await scheduler.tick()).toMatchObject({ claimed: 1, rechecked: 1 });
     expect(registers.uid.requests.slice(asked)).toEqual(['/V5.0/PublicServices.svc']);
     const monitor = await readJson(await get(t.baseUrl, `/monitors/${created.monitor.id}`, key));
@@ -981,18 +1001,7 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     });
     company.virksomhedMetadata.sammensatStatus = 'Under konkurs';
     registers.cvr.respond(json(200, bankrupt));
-    t.clock.advance(31 * 24 * 3600_000);
-    upstreamClock.advance(31 * 24 * 3600_000);
-    await t.database.db
-      .updateTable('monitors')
-      .set({ next_check_at: '9999-01-01T00:00:00.000Z' })
-      .where('id', '<>', created.monitor.id)
-      .execute();
-    const scheduler = createMonitorScheduler(
-      t.database,
-      domainDeps({ clock: t.clock, newId: t.newId, sources: { sandbox: sandboxSource(), live } }),
-      { owner: 'live-test-dk' },
-    );
+    const scheduler = await onlyThisMonitorDue(created.monitor.id);
     expect(await scheduler.tick()).toMatchObject({ claimed: 1, rechecked: 1 });
     expect(registers.cvr.requests.slice(asked)).toEqual(['/cvr-permanent/virksomhed/_search']);
     const monitor = await readJson(await get(t.baseUrl, `/monitors/${created.monitor.id}`, key));
@@ -1043,6 +1052,80 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     } finally {
       await withoutCvr.close();
     }
+  });
+
+  it('reports what Bolagsverket says: a bankruptcy and a liquidation under way, a number it does not hold; SE search stays with GLEIF', async () => {
+    const check = async (identifier_type: string, identifier: string) =>
+      readJson(
+        await post(t.baseUrl, '/checks', { identifier_type, identifier, country_code: 'SE' }, key),
+      );
+    const bankrupt = await check('registration_number', '5299999986');
+    expect(bankrupt.registry_match_status).toBe('matched');
+    expect(bankrupt.company_legal_status).toBe('insolvency');
+    expect(bankrupt.company.raw_company_legal_status).toBe(
+      'pagaende KK Konkurs 2024-01-26; pagaende LI Likvidation 2024-05-26',
+    );
+    // Statistics Sweden's flag (no F-skatt, VAT or employer registration) beside a VAT number:
+    // company-record evidence, no tax authority asked.
+    const vat = await check('vat_number', 'SE529999998601');
+    expect(vat.registry_match_status).toBe('matched');
+    expect(vat.tax_authority_status).toBe('not_supported');
+    expect(vat.warnings).toEqual([
+      expect.objectContaining({ code: 'vat_not_registered_in_company_record' }),
+    ]);
+    const unknown = await check('registration_number', '5299999960');
+    expect(unknown.registry_match_status).toBe('not_matched');
+    expect(bolagsverketAsked.slice(-3)).toEqual(['5299999986', '5299999986', '5299999960']);
+    // The number travels in the body only, never in a URL.
+    expect(registers.bolagsverket.requests.every((path) => !/\d{10}/.test(path))).toBe(true);
+
+    const asked = registers.bolagsverket.requests.length;
+    const search = await readJson(
+      await post(t.baseUrl, '/companies/search', { country_code: 'SE', name: 'Verktyg' }, key),
+    );
+    expect(search.data[0].sources[0].source_name).toContain('GLEIF');
+    expect(registers.bolagsverket.requests.length).toBe(asked);
+  });
+
+  it('rechecks a live SE monitor through Bolagsverket with a new token, and records the bankruptcy that follows as a change', async () => {
+    const created = await readJson(
+      await post(
+        t.baseUrl,
+        '/monitors',
+        { identifier_type: 'registration_number', identifier: '5299999994', country_code: 'SE' },
+        key,
+      ),
+    );
+    expect(created.monitor.latest_snapshot).toMatchObject({
+      registry_match_status: 'matched',
+      company_legal_status: 'active',
+    });
+    const asked = registers.bolagsverket.requests.length;
+    // Bolagsverket now records a bankruptcy (KK) for the company.
+    const bankrupt = fixture('bolagsverket', 'organisationer-aktiebolag.json');
+    bankrupt.organisationer[0].pagaendeAvvecklingsEllerOmstruktureringsforfarande = fixture(
+      'bolagsverket',
+      'organisationer-konkurs.json',
+    ).organisationer[0].pagaendeAvvecklingsEllerOmstruktureringsforfarande;
+    bolagsverketOrganisations.set('5299999994', bankrupt);
+    const scheduler = await onlyThisMonitorDue(created.monitor.id);
+    expect(await scheduler.tick()).toMatchObject({ claimed: 1, rechecked: 1 });
+    // The token of a month ago has expired: a new one, then the organisation.
+    expect(registers.bolagsverket.requests.slice(asked)).toEqual([
+      '/oauth2/token',
+      '/organisationer',
+    ]);
+    const monitor = await readJson(await get(t.baseUrl, `/monitors/${created.monitor.id}`, key));
+    expect(monitor.health).toBe('healthy');
+    expect(monitor.latest_snapshot.company_legal_status).toBe('insolvency');
+    const events = await readJson(
+      await get(t.baseUrl, `/monitoring-events?monitor_id=${created.monitor.id}`, key),
+    );
+    expect(events.data.map((e: Json) => e.type)).toEqual(['vat.monitor.change_detected']);
+    bolagsverketOrganisations.set(
+      '5299999994',
+      fixture('bolagsverket', 'organisationer-aktiebolag.json'),
+    );
   });
 
   it('rechecks a live monitor through its register', async () => {
@@ -1158,5 +1241,71 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     });
     expect((await checkGb('09990003')).registry_match_status).toBe('not_matched');
     expect(registers.companies_house.requests.length).toBe(asked + 2);
+  });
+});
+
+describe.each(DIALECTS)('live SE without Bolagsverket credentials [%s]', (dialect) => {
+  let t: TestApp;
+  let database: TestDatabase;
+  let live: LiveSource;
+  let key: string;
+  let gleif: FakeRegister;
+  let bolagsverket: FakeRegister;
+  const upstreamClock = fixedClock('2026-11-21T11:00:00.000Z');
+
+  beforeAll(async () => {
+    gleif = await startFakeRegister();
+    gleif.respond(answerAsDocumented('gleif'));
+    bolagsverket = await startFakeRegister();
+    bolagsverket.respond(answerAsDocumented('bolagsverket'));
+    database = await createTestDatabase(dialect);
+    live = createLiveSource(
+      {
+        enabled: [...LIVE_SOURCE_NAMES],
+        // Companies House's key only: Bolagsverket is off, as in a deployment without its client.
+        credentials: { COMPANIES_HOUSE_API_KEY: 'test-key-0000' },
+        baseUrls: Object.fromEntries(
+          LIVE_SOURCE_NAMES.map((name) => [
+            name,
+            name === 'bolagsverket' ? bolagsverket.base : gleif.base,
+          ]),
+        ) as Record<LiveSourceName, string>,
+      },
+      {
+        database,
+        clock: upstreamClock,
+        buckets: memoryTokenBuckets(() => upstreamClock.now().getTime()),
+      },
+    );
+    t = await startTestApp({ database, sources: { sandbox: sandboxSource(), live } });
+    const created = await t.createKey({ environment: 'live' });
+    await t.fundWorkspace(created.workspace_id, 100);
+    key = created.key;
+  });
+  afterAll(async () => {
+    await t.close();
+    await live.close();
+    await database.cleanup();
+    await gleif.close();
+    await bolagsverket.close();
+  });
+
+  it('answers SE from GLEIF, as before Bolagsverket, and never asks Bolagsverket', async () => {
+    const check = await readJson(
+      await post(
+        t.baseUrl,
+        '/checks',
+        { identifier_type: 'registration_number', identifier: '5599990008', country_code: 'SE' },
+        key,
+      ),
+    );
+    expect(check.registry_match_status).toBe('matched');
+    expect(check.company.sources[0].source_name).toContain('GLEIF');
+    const sweden = await readJson(await get(t.baseUrl, '/countries/SE', key));
+    expect(
+      sweden.identifier_capabilities.find((c: Json) => c.identifier_type === 'registration_number')
+        .registry_match,
+    ).toBe('partial');
+    expect(bolagsverket.requests).toEqual([]);
   });
 });

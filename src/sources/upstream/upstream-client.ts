@@ -11,8 +11,8 @@ import type { Clock } from '../../lib/clock.js';
 import type { BucketPolicy, TokenBucketStore } from '../../lib/token-bucket.js';
 
 /**
- * The one HTTP client of every registry source: a GET (or a search POST) of JSON, or a POST of
- * text for a SOAP register, with connect and response timeouts,
+ * The one HTTP client of every registry source: a GET (or a search POST, or an OAuth token
+ * POST) of JSON, or a POST of text for a SOAP register, with connect and response timeouts,
  * a response size cap, a budget (a token bucket per upstream, shared through Redis when configured),
  * a concurrency cap, retries of 429 and 5xx that honour `Retry-After` (or the upstream's own
  * window headers, `rateLimitHeaders`) within the call's deadline, a budget drained for as long as a
@@ -37,7 +37,13 @@ export type UnavailableReason =
 export type UpstreamResult =
   | { kind: 'ok'; body: unknown; retrievedAt: Date }
   | { kind: 'not_found' }
-  | { kind: 'unavailable'; reason: UnavailableReason; detail: string };
+  | {
+      kind: 'unavailable';
+      reason: UnavailableReason;
+      detail: string;
+      /** The upstream's HTTP status, when it answered one (a 401 an adapter may answer by refreshing its token). */
+      status?: number;
+    };
 
 export interface UpstreamPolicy {
   /** The upstream's name in budgets, logs and reasons: `companies_house`, `gleif`. */
@@ -91,6 +97,8 @@ interface UpstreamRequest {
   body?: unknown;
   /** A body sent and answered as text (a SOAP envelope), instead of JSON. */
   text?: TextRequest;
+  /** A form-encoded body instead, for an OAuth token request (Bolagsverket). */
+  form?: Record<string, string>;
 }
 
 /**
@@ -126,6 +134,16 @@ export interface UpstreamClient {
     request: TextRequest,
     headers?: Record<string, string>,
   ): Promise<UpstreamResult>;
+  /**
+   * A POST of a form (`application/x-www-form-urlencoded`), answered as `getJson` is: an OAuth 2.0
+   * token request (RFC 6749 section 4.4), under the same budget and breaker as the register's
+   * other calls. The form's values never appear in a reason.
+   */
+  postForm(
+    url: string,
+    form: Record<string, string>,
+    headers?: Record<string, string>,
+  ): Promise<UpstreamResult>;
   close(): Promise<void>;
 }
 
@@ -135,6 +153,8 @@ class UpstreamFailure extends Error {
     detail: string,
     /** Seconds the upstream asked us to wait (Retry-After), when it did. */
     readonly retryAfterMs?: number,
+    /** The HTTP status it answered, when it answered one. */
+    readonly status?: number,
   ) {
     super(detail);
   }
@@ -246,6 +266,17 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
   async function attempt(request: UpstreamRequest): Promise<UpstreamResult> {
     const url = new URL(request.url);
     let response: Dispatcher.ResponseData;
+    const body =
+      request.text !== undefined
+        ? { type: request.text.contentType, text: request.text.body }
+        : request.form !== undefined
+          ? {
+              type: 'application/x-www-form-urlencoded',
+              text: new URLSearchParams(request.form).toString(),
+            }
+          : request.body !== undefined
+            ? { type: 'application/json', text: JSON.stringify(request.body) }
+            : undefined;
     try {
       response = await dispatcher.request({
         origin: url.origin,
@@ -253,12 +284,10 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
         method: request.method,
         headers: {
           accept: request.text ? request.text.contentType : 'application/json',
-          ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...(request.text ? { 'content-type': request.text.contentType } : {}),
+          ...(body ? { 'content-type': body.type } : {}),
           ...request.headers,
         },
-        ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
-        ...(request.text ? { body: request.text.body } : {}),
+        ...(body ? { body: body.text } : {}),
         signal: AbortSignal.timeout(policy.connectTimeoutMs + 2 * policy.responseTimeoutMs),
       });
     } catch (error) {
@@ -316,10 +345,16 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
         statusCode === 429 ? 'rate_limited' : 'server_error',
         `${policy.name} answered ${statusCode}`,
         askedMs ?? (statusCode === 429 ? untilReset : undefined),
+        statusCode,
       );
     }
     if (statusCode < 200 || statusCode >= 300)
-      throw new UpstreamFailure('rejected', `${policy.name} answered ${statusCode}`);
+      throw new UpstreamFailure(
+        'rejected',
+        `${policy.name} answered ${statusCode}`,
+        undefined,
+        statusCode,
+      );
     if (request.text)
       return {
         kind: 'ok',
@@ -365,7 +400,12 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
           detail: `${policy.name} is failing; not asked until it recovers`,
         };
       if (error instanceof UpstreamFailure)
-        return { kind: 'unavailable', reason: error.reason, detail: error.message };
+        return {
+          kind: 'unavailable',
+          reason: error.reason,
+          detail: error.message,
+          ...(error.status !== undefined ? { status: error.status } : {}),
+        };
       return { kind: 'unavailable', reason: 'connection_failed', detail: String(error) };
     }
   }
@@ -375,6 +415,7 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
     getJson: (url, headers = {}) => call({ method: 'GET', url, headers }),
     postJson: (url, body, headers = {}) => call({ method: 'POST', url, headers, body }),
     postText: (url, text, headers = {}) => call({ method: 'POST', url, headers, text }),
+    postForm: (url, form, headers = {}) => call({ method: 'POST', url, headers, form }),
     async close() {
       if (!deps.dispatcher) await dispatcher.close();
     },

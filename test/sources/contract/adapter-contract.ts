@@ -55,6 +55,11 @@ export interface AdapterContract {
   rateLimited: RateLimitStyle;
   /** For an adapter that searches: a name search the register answers. */
   search?: SearchContract;
+  /**
+   * Answers the adapter needs besides the record's, by path (an OAuth token endpoint): the fake
+   * always gives them, whatever the case under test, and leaves them out of the requests counted.
+   */
+  fixedAnswers?: Record<string, Documented<unknown>>;
 }
 
 /** A value with the published document (URL or title, and section) it comes from. */

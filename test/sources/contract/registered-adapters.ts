@@ -1,5 +1,6 @@
 import type { AdapterContract } from './adapter-contract.js';
 import { aresContract } from './ares.js';
+import { bolagsverketContract } from './bolagsverket.js';
 import { brregContract } from './brreg.js';
 import { companiesHouseContract } from './companies-house.js';
 import { cvrContract } from './cvr.js';
@@ -23,4 +24,5 @@ export const REGISTERED_ADAPTERS: readonly AdapterContract[] = [
   prhContract,
   krsContract,
   uidContract,
+  bolagsverketContract,
 ];
