@@ -19,6 +19,7 @@ const COVERAGE_ONLY_CLIENT: UpstreamClient = {
   name: 'coverage_only',
   getJson: () => Promise.reject(new Error('coverage only: no register is called')),
   postJson: () => Promise.reject(new Error('coverage only: no register is called')),
+  postText: () => Promise.reject(new Error('coverage only: no register is called')),
   close: async () => {},
 };
 

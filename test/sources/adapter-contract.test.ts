@@ -110,10 +110,23 @@ describe.each(REGISTERED_ADAPTERS.map((adapter) => [adapter.name, adapter] as co
       await Promise.all(clients.splice(0).map((client) => client.close()));
     });
 
-    /** The register's JSON answer, in its media type. */
+    /** The register's answer, in its media type (JSON, or its text as it is). */
+    const asText = adapter.bodies === 'text';
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-      answer(status, body, adapter.contentType, headers);
+      answer(status, body, adapter.contentType, headers, asText);
     const failureBody = adapter.errorBody?.value;
+    const format = asText ? 'text' : 'JSON';
+    /** 200 bodies of the register's format in another shape. */
+    const otherShapes: Array<[string, unknown]> = asText
+      ? (adapter.otherShapes ?? [])
+      : [
+          ['an empty object', {}],
+          ['a list', []],
+          ['null', null],
+          ['a string', 'OK'],
+          ['a number', 42],
+        ];
+    const { windowSeconds } = adapter.rateLimited;
 
     /**
      * The adapter behind the shared upstream client configured as live configures it for this
@@ -189,9 +202,13 @@ describe.each(REGISTERED_ADAPTERS.map((adapter) => [adapter.name, adapter] as co
       );
     });
 
-    describe(`a 429 in the register's own style (${adapter.rateLimited.headers(1, CLOCK.now())['retry-after'] ? 'Retry-After' : 'its own headers'})`, () => {
+    describe(`a 429 in the register's own style (${windowSeconds !== undefined ? `its documented ${windowSeconds} s window` : adapter.rateLimited.headers(1, CLOCK.now())['retry-after'] ? 'Retry-After' : 'its own headers'})`, () => {
       const rateLimited = (waitSeconds: number, now: Date) =>
-        reply(429, adapter.rateLimited.body, adapter.rateLimited.headers(waitSeconds, now));
+        reply(
+          adapter.rateLimited.status ?? 429,
+          adapter.rateLimited.body,
+          adapter.rateLimited.headers(waitSeconds, now),
+        );
 
       it('is unavailable (rate_limited) at once when the wait asked for runs past the deadline: one request, no retry that cannot succeed', async () => {
         const { source, clock, waits } = contract({ retries: 2 });
@@ -203,10 +220,11 @@ describe.each(REGISTERED_ADAPTERS.map((adapter) => [adapter.name, adapter] as co
 
       it('sends nothing more until the wait asked for is over, then asks again', async () => {
         const { source, clock } = contract({ retries: 2 });
-        register.respond(rateLimited(240, clock.now()));
+        const waitSeconds = windowSeconds ?? 240;
+        register.respond(rateLimited(waitSeconds, clock.now()));
         expect(reasonOf(await source.lookup(query))).toMatch(/^rate_limited: /);
         register.respond(reply(200, found.body.value));
-        clock.advance(200_000);
+        clock.advance((waitSeconds - 40) * 1000);
         expect(reasonOf(await source.lookup(query))).toMatch(/^budget_exhausted: /);
         expect(register.requests).toHaveLength(1);
         clock.advance(40_000);
@@ -215,10 +233,16 @@ describe.each(REGISTERED_ADAPTERS.map((adapter) => [adapter.name, adapter] as co
       });
 
       it('waits as long as the register asks when the deadline allows it, then asks again', async () => {
-        const { source, clock, waits } = contract({ retries: 1 });
-        register.respond(sequence(rateLimited(2, clock.now()), reply(200, found.body.value)));
+        const waitSeconds = windowSeconds ?? 2;
+        const { source, clock, waits } = contract({
+          retries: 1,
+          deadlineMs: Math.max(DEFAULT_UPSTREAM_POLICY.deadlineMs, (waitSeconds + 10) * 1000),
+        });
+        register.respond(
+          sequence(rateLimited(waitSeconds, clock.now()), reply(200, found.body.value)),
+        );
         expect((await source.lookup(query)).outcome).toBe('matched');
-        expect(waits).toEqual([2000]);
+        expect(waits).toEqual([waitSeconds * 1000]);
         expect(register.requests).toHaveLength(2);
       });
     });
@@ -240,14 +264,14 @@ describe.each(REGISTERED_ADAPTERS.map((adapter) => [adapter.name, adapter] as co
       });
 
       it('a body cut off mid-stream is unavailable (connection_failed)', async () => {
-        register.respond(truncated(found.body.value));
+        register.respond(truncated(found.body.value, asText ? adapter.contentType : undefined));
         expect(reasonOf(await lookUp())).toMatch(/^connection_failed: /);
       });
 
-      const foundText = JSON.stringify(found.body.value);
+      const foundText = asText ? String(found.body.value) : JSON.stringify(found.body.value);
       it.each([
         [
-          'JSON cut short',
+          `${format} cut short`,
           foundText.slice(0, Math.floor(foundText.length / 2)),
           adapter.contentType,
         ],
@@ -258,14 +282,8 @@ describe.each(REGISTERED_ADAPTERS.map((adapter) => [adapter.name, adapter] as co
         expect(reasonOf(await lookUp())).toMatch(/^malformed_response: /);
       });
 
-      it.each([
-        ['an empty object', {}],
-        ['a list', []],
-        ['null', null],
-        ['a string', 'OK'],
-        ['a number', 42],
-      ])(
-        'a 200 of JSON in another shape (%s) is unavailable (malformed_response)',
+      it.each(otherShapes)(
+        `a 200 of ${format} in another shape (%s) is unavailable (malformed_response)`,
         async (_name, body) => {
           register.respond(reply(200, body));
           expect(reasonOf(await lookUp())).toMatch(/^malformed_response: /);
@@ -309,9 +327,29 @@ describe.each(REGISTERED_ADAPTERS.map((adapter) => [adapter.name, adapter] as co
 
         it.each<[string, Handler, RegExp]>([
           ['a 503', reply(503, failureBody), /^server_error: /],
-          ['JSON cut short', text(200, '{"', adapter.contentType), /^malformed_response: /],
-          ['JSON in another shape', reply(200, {}), /^malformed_response: /],
-          ['a list instead of a page', reply(200, []), /^malformed_response: /],
+          [
+            `${format} cut short`,
+            text(200, asText ? String(search.found.value).slice(0, 40) : '{"', adapter.contentType),
+            /^malformed_response: /,
+          ],
+          ...(asText
+            ? otherShapes.map(([name, body]): [string, Handler, RegExp] => [
+                `text in another shape (${name})`,
+                reply(200, body),
+                /^malformed_response: /,
+              ])
+            : [
+                ['JSON in another shape', reply(200, {}), /^malformed_response: /] as [
+                  string,
+                  Handler,
+                  RegExp,
+                ],
+                ['a list instead of a page', reply(200, []), /^malformed_response: /] as [
+                  string,
+                  Handler,
+                  RegExp,
+                ],
+              ]),
         ])('is unavailable for %s, never an empty result', async (_name, handler, reason) => {
           register.respond(handler);
           expect(reasonOf(await searchFor())).toMatch(reason);

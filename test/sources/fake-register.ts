@@ -66,13 +66,16 @@ export const text =
     response.end(body);
   };
 
-/** A 200 that promises more than it sends, then drops the connection mid-body. */
+/**
+ * A 200 that promises more than it sends, then drops the connection mid-body (JSON, or a string
+ * sent as it is with `contentType`).
+ */
 export const truncated =
-  (body: unknown): Handler =>
+  (body: unknown, contentType?: string): Handler =>
   (_request, response) => {
-    const full = JSON.stringify(body);
+    const full = contentType ? String(body) : JSON.stringify(body);
     response.writeHead(200, {
-      'content-type': 'application/json',
+      'content-type': contentType ?? 'application/json',
       'content-length': String(Buffer.byteLength(full)),
     });
     response.write(full.slice(0, Math.floor(full.length / 2)));

@@ -11,7 +11,8 @@ import type { Clock } from '../../lib/clock.js';
 import type { BucketPolicy, TokenBucketStore } from '../../lib/token-bucket.js';
 
 /**
- * The one HTTP client of every registry source: a GET (or a search POST) of JSON with connect and response timeouts,
+ * The one HTTP client of every registry source: a GET (or a search POST) of JSON, or a POST of
+ * text for a SOAP register, with connect and response timeouts,
  * a response size cap, a budget (a token bucket per upstream, shared through Redis when configured),
  * a concurrency cap, retries of 429 and 5xx that honour `Retry-After` (or the upstream's own
  * window headers, `rateLimitHeaders`) within the call's deadline, a budget drained for as long as a
@@ -88,6 +89,27 @@ interface UpstreamRequest {
   headers: Record<string, string>;
   /** A JSON body, for the registers whose search is a POST (ARES). */
   body?: unknown;
+  /** A body sent and answered as text (a SOAP envelope), instead of JSON. */
+  text?: TextRequest;
+}
+
+/**
+ * What a register says went wrong, read from the body of a response that is not a success: a SOAP
+ * service answers every failure with HTTP 500 and a fault, so its status alone cannot tell "too
+ * many requests" or "your request is wrong" from the service being down. `waitMs` is how long the
+ * register's limit holds when it is `rate_limited` (the budget is drained for as long).
+ */
+export interface FailureReading {
+  reason: 'rate_limited' | 'rejected' | 'server_error';
+  detail: string;
+  waitMs?: number;
+}
+
+export interface TextRequest {
+  body: string;
+  contentType: string;
+  /** Reads a response that is not a 2xx; undefined leaves the status to decide, as for JSON. */
+  failureOf?(statusCode: number, body: string): FailureReading | undefined;
 }
 
 export interface UpstreamClient {
@@ -95,6 +117,15 @@ export interface UpstreamClient {
   getJson(url: string, headers?: Record<string, string>): Promise<UpstreamResult>;
   /** A POST of a JSON body, answered as `getJson` is (a search, never a write). */
   postJson(url: string, body: unknown, headers?: Record<string, string>): Promise<UpstreamResult>;
+  /**
+   * A POST of a text body (a SOAP request, a read), answered with the response's text as `body`
+   * (the caller parses it); budget, retries, breaker and caps are those of the other calls.
+   */
+  postText(
+    url: string,
+    request: TextRequest,
+    headers?: Record<string, string>,
+  ): Promise<UpstreamResult>;
   close(): Promise<void>;
 }
 
@@ -221,11 +252,13 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
         path: `${url.pathname}${url.search}`,
         method: request.method,
         headers: {
-          accept: 'application/json',
+          accept: request.text ? request.text.contentType : 'application/json',
           ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(request.text ? { 'content-type': request.text.contentType } : {}),
           ...request.headers,
         },
         ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+        ...(request.text ? { body: request.text.body } : {}),
         signal: AbortSignal.timeout(policy.connectTimeoutMs + 2 * policy.responseTimeoutMs),
       });
     } catch (error) {
@@ -258,6 +291,16 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
       );
     }
     const untilReset = await spentWindow(statusCode, response.headers);
+    const reading =
+      request.text?.failureOf && (statusCode < 200 || statusCode >= 300)
+        ? request.text.failureOf(statusCode, Buffer.concat(chunks).toString('utf8'))
+        : undefined;
+    if (reading) {
+      // As a 429's Retry-After: until the register's limit has passed, any request is refused.
+      if (reading.reason === 'rate_limited' && reading.waitMs !== undefined)
+        await drainBudget(reading.waitMs);
+      throw new UpstreamFailure(reading.reason, `${policy.name}: ${reading.detail}`, reading.waitMs);
+    }
     // 410 Gone: a record the register has removed, which is not there either (not a failure).
     if (statusCode === 404 || statusCode === 410) return { kind: 'not_found' };
     if (statusCode === 429 || statusCode >= 500) {
@@ -273,6 +316,12 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
     }
     if (statusCode < 200 || statusCode >= 300)
       throw new UpstreamFailure('rejected', `${policy.name} answered ${statusCode}`);
+    if (request.text)
+      return {
+        kind: 'ok',
+        body: Buffer.concat(chunks).toString('utf8'),
+        retrievedAt: deps.clock.now(),
+      };
     try {
       return {
         kind: 'ok',
@@ -321,6 +370,7 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
     name: policy.name,
     getJson: (url, headers = {}) => call({ method: 'GET', url, headers }),
     postJson: (url, body, headers = {}) => call({ method: 'POST', url, headers, body }),
+    postText: (url, text, headers = {}) => call({ method: 'POST', url, headers, text }),
     async close() {
       if (!deps.dispatcher) await dispatcher.close();
     },

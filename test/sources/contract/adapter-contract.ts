@@ -17,15 +17,27 @@ import type { Handler } from '../fake-register.js';
  *
  * The suite itself supplies the failures every register can have (5xx, a 400, a timeout, a body
  * cut off, a body that is not JSON, JSON of another shape, a body too large to read): an adapter
- * gets those tests by being registered here, not by copying them.
+ * gets those tests by being registered here, not by copying them. A register that does not speak
+ * JSON (a SOAP service) writes its bodies as text (`bodies: 'text'`) and names the bodies of its
+ * own format in another shape (`otherShapes`), which the suite sends instead of JSON ones.
  */
 export interface AdapterContract {
   /** Its `LIVE_SOURCES` name: the upstream client is configured as live configures it. */
   name: LiveSourceName;
   /** The adapter against the fake's base URL, with the upstream client the suite gives it. */
   build(options: { client: UpstreamClient; baseUrl: string }): RegistrySource;
-  /** The media type the register serves its JSON as. */
+  /** The media type the register serves its bodies as. */
   contentType: string;
+  /**
+   * How the bodies below are written: JSON values (the default), or `text` sent as it is (every
+   * body a string: a SOAP register's XML).
+   */
+  bodies?: 'json' | 'text';
+  /**
+   * For `text` bodies: 200 bodies well-formed in the register's format but not of the shape it
+   * documents (the suite's JSON ones, `{}` or `[]`, say nothing of an XML reader). Required then.
+   */
+  otherShapes?: Array<[name: string, body: string]>;
   /**
    * The register's error body for a 400 and a 5xx, when it documents one (otherwise the fake
    * sends none: the status is what the client reads).
@@ -99,6 +111,13 @@ export interface RateLimitStyle {
   headers(waitSeconds: number, now: Date): Record<string, string>;
   /** Its body, when documented; otherwise none is sent. */
   body?: unknown;
+  /** The HTTP status it comes with, when not 429 (a SOAP fault comes with a 500). */
+  status?: number;
+  /**
+   * For a register whose answer names no wait: the window of its documented limit, in seconds,
+   * which the adapter waits out (the suite's waits are then that long, not the ones it asks for).
+   */
+  windowSeconds?: number;
 }
 
 export interface SearchContract {
@@ -113,18 +132,22 @@ export interface SearchContract {
   requests?: string[];
 }
 
-/** A JSON answer as the register sends it (no body at all when `body` is undefined). */
+/**
+ * An answer as the register sends it (no body at all when `body` is undefined): JSON, or with
+ * `asText` a string as it is.
+ */
 export function answer(
   status: number,
   body: unknown,
   contentType: string,
   headers: Record<string, string> = {},
+  asText = false,
 ): Handler {
   return (_request, response) => {
     response.writeHead(status, {
       ...(body === undefined ? {} : { 'content-type': contentType }),
       ...headers,
     });
-    response.end(body === undefined ? undefined : JSON.stringify(body));
+    response.end(body === undefined ? undefined : asText ? String(body) : JSON.stringify(body));
   };
 }
