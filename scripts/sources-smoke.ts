@@ -10,7 +10,7 @@
  * found, or an answer the adapter cannot read) fails the run (exit 1). A reachable register that is
  * rate-limiting, erroring or slow is reported but does not fail it: that is the upstream's state,
  * not a wrong answer. Base URLs and the Companies House key come from the service's configuration
- * (`<NAME>_BASE_URL`, `COMPANIES_HOUSE_API_KEY`).
+ * (`<NAME>_BASE_URL`, and the credentials each register lists, such as `COMPANIES_HOUSE_API_KEY`).
  */
 import { Agent, request } from 'undici';
 import { ConfigError, type LiveSourcesConfig, loadConfig } from '../src/config.js';
@@ -84,6 +84,14 @@ const CASES: Record<LiveSourceName, SmokeCase> = {
     identifierType: 'registration_number',
     identifier: '0000006865',
     name: 'cd projekt',
+    status: 'active',
+  },
+  // ORLEN S.A.: the NIP and REGON (610188201) the GusApi client's integration tests look up.
+  regon: {
+    countryCode: 'PL',
+    identifierType: 'vat_number',
+    identifier: 'PL7740001454',
+    name: 'orlen',
     status: 'active',
   },
   prh: {

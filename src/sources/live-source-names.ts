@@ -12,6 +12,7 @@ export const LIVE_SOURCE_NAMES = [
   // GLEIF covers some of theirs too (FI).
   'prh',
   'krs',
+  'regon',
   'gleif',
 ] as const;
 export type LiveSourceName = (typeof LIVE_SOURCE_NAMES)[number];
@@ -24,6 +25,7 @@ export const LIVE_SOURCE_TITLES: Record<LiveSourceName, string> = {
   gleif: 'GLEIF LEI records',
   prh: 'Finnish PRH/YTJ open data',
   krs: 'Polish National Court Register (KRS)',
+  regon: 'Polish REGON register (GUS BIR1.1)',
 };
 
 export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
@@ -34,6 +36,7 @@ export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
   gleif: 'https://api.gleif.org/api/v1',
   prh: 'https://avoindata.prh.fi/opendata-ytj-api/v3',
   krs: 'https://api-krs.ms.gov.pl',
+  regon: 'https://wyszukiwarkaregon.stat.gov.pl/wsBIR/UslugaBIRzewnPubl.svc',
 };
 
 export type BaseUrlVariable = `${Uppercase<LiveSourceName>}_BASE_URL`;

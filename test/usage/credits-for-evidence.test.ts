@@ -74,6 +74,7 @@ describe.each(DIALECTS)('credits for evidence, not for attempts [%s]', (dialect)
           gleif: 'http://127.0.0.1:9',
           prh: 'http://127.0.0.1:9',
           krs: 'http://127.0.0.1:9',
+          regon: 'http://127.0.0.1:9',
         },
       },
       {
