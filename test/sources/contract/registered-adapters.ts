@@ -4,6 +4,7 @@ import { brregContract } from './brreg.js';
 import { companiesHouseContract } from './companies-house.js';
 import { gleifContract } from './gleif.js';
 import { rechercheEntreprisesContract } from './recherche-entreprises.js';
+import { regonContract } from './regon.js';
 
 /**
  * Every adapter the contract suite runs against. A new adapter registers its fake here (one file
@@ -15,4 +16,5 @@ export const REGISTERED_ADAPTERS: readonly AdapterContract[] = [
   rechercheEntreprisesContract,
   aresContract,
   gleifContract,
+  regonContract,
 ];
