@@ -46,6 +46,7 @@ describe('configuration', () => {
           'ares',
           'prh',
           'krs',
+          'regon',
           'gleif',
         ],
         credentials: {},
@@ -57,6 +58,7 @@ describe('configuration', () => {
           gleif: 'https://api.gleif.org/api/v1',
           prh: 'https://avoindata.prh.fi/opendata-ytj-api/v3',
           krs: 'https://api-krs.ms.gov.pl',
+          regon: 'https://wyszukiwarkaregon.stat.gov.pl/wsBIR/UslugaBIRzewnPubl.svc',
         },
       },
     });
@@ -79,6 +81,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ ARES_BASE_URL: 'ftp://ares' })).toThrow('ARES_BASE_URL: must use');
     expect(() => loadConfig({ COMPANIES_HOUSE_API_KEY: 'no spaces allowed' })).toThrow(
       'COMPANIES_HOUSE_API_KEY',
+    );
+  });
+
+  it('reads the REGON BIR key, and refuses one that is not a BIR user key', () => {
+    expect(loadConfig({ REGON_API_KEY: 'abcde12345abcde12345' }).liveSources.credentials).toEqual({
+      REGON_API_KEY: 'abcde12345abcde12345',
+    });
+    expect(() => loadConfig({ REGON_API_KEY: 'abcde 12345' })).toThrow(
+      'REGON_API_KEY: is not a REGON BIR user key',
     );
   });
 

@@ -8,6 +8,7 @@ import {
 } from '../../src/sources/live-coverage.js';
 import { LIVE_SOURCE_NAMES, type LiveSourceName } from '../../src/sources/live-source-names.js';
 import { createLiveSource, LIVE_SOURCES, type LiveSource } from '../../src/sources/live-sources.js';
+import { CREDENTIAL_VARIABLES } from '../../src/sources/register-credentials.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 
 /**
@@ -21,7 +22,10 @@ describe('default live coverage', () => {
     const source = createLiveSource(
       {
         enabled: [...LIVE_SOURCE_NAMES],
-        credentials: companiesHouseApiKey ? { COMPANIES_HOUSE_API_KEY: companiesHouseApiKey } : {},
+        // Every register's credentials set to the one value, or none.
+        credentials: companiesHouseApiKey
+          ? Object.fromEntries(CREDENTIAL_VARIABLES.map((name) => [name, companiesHouseApiKey]))
+          : {},
         baseUrls: Object.fromEntries(
           LIVE_SOURCE_NAMES.map((name) => [name, 'http://127.0.0.1:1']),
         ) as Record<LiveSourceName, string>,
@@ -53,6 +57,15 @@ describe('default live coverage', () => {
       companyLegalStatus: 'supported',
       register: { name: 'companies_house', keyVariables: 'COMPANIES_HOUSE_API_KEY' },
       withoutKey: { registryMatch: 'not_supported', companyLegalStatus: 'not_supported' },
+    });
+    // PL VAT numbers reach REGON BIR with its key; without it, the KRS says the key is needed.
+    expect(defaultLiveCoverageOf('PL', 'vat_number')).toMatchObject({
+      registryMatch: 'supported',
+      register: { name: 'regon', keyVariables: 'REGON_API_KEY' },
+      withoutKey: {
+        registryMatch: 'not_supported',
+        notSupportedReason: expect.stringMatching(/REGON BIR.*REGON_API_KEY/),
+      },
     });
     // A register without a key is on in every configuration: nothing to say without one.
     expect(defaultLiveCoverageOf('DE', 'registration_number').withoutKey).toBeUndefined();

@@ -299,7 +299,11 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
       // As a 429's Retry-After: until the register's limit has passed, any request is refused.
       if (reading.reason === 'rate_limited' && reading.waitMs !== undefined)
         await drainBudget(reading.waitMs);
-      throw new UpstreamFailure(reading.reason, `${policy.name}: ${reading.detail}`, reading.waitMs);
+      throw new UpstreamFailure(
+        reading.reason,
+        `${policy.name}: ${reading.detail}`,
+        reading.waitMs,
+      );
     }
     // 410 Gone: a record the register has removed, which is not there either (not a failure).
     if (statusCode === 404 || statusCode === 410) return { kind: 'not_found' };
