@@ -10,8 +10,8 @@
  * found, or an answer the adapter cannot read) fails the run (exit 1). A reachable register that is
  * rate-limiting, erroring or slow is reported but does not fail it: that is the upstream's state,
  * not a wrong answer. Base URLs and the registers' credentials come from the service's
- * configuration (`<NAME>_BASE_URL`, `COMPANIES_HOUSE_API_KEY`, `BOLAGSVERKET_CLIENT_ID` and
- * `BOLAGSVERKET_CLIENT_SECRET`); a register whose credentials are not set is skipped.
+ * configuration (`<NAME>_BASE_URL`, and the credentials each register lists, such as
+ * `COMPANIES_HOUSE_API_KEY`); a register whose credentials are not set is skipped.
  */
 import { Agent, request } from 'undici';
 import { ConfigError, type LiveSourcesConfig, loadConfig } from '../src/config.js';
@@ -93,6 +93,14 @@ const CASES: Record<LiveSourceName, SmokeCase> = {
     identifierType: 'registration_number',
     identifier: '24256790',
     name: 'novo nordisk',
+    status: 'active',
+  },
+  // ORLEN S.A.: the NIP and REGON (610188201) the GusApi client's integration tests look up.
+  regon: {
+    countryCode: 'PL',
+    identifierType: 'vat_number',
+    identifier: 'PL7740001454',
+    name: 'orlen',
     status: 'active',
   },
   prh: {

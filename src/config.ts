@@ -176,7 +176,8 @@ export const CONFIG_VARIABLES = [
   },
   {
     name: 'LIVE_SOURCES',
-    default: 'companies_house,brreg,recherche_entreprises,ares,prh,krs,cvr,uid,bolagsverket,gleif',
+    default:
+      'companies_house,brreg,recherche_entreprises,ares,prh,krs,regon,cvr,uid,bolagsverket,gleif',
     meaning:
       'The company registers live checks, searches and monitors ask, in the order they are tried for a country (`none` for none); see `docs/sources.md`. Sandbox keys never use them',
   },

@@ -46,6 +46,7 @@ describe('configuration', () => {
           'ares',
           'prh',
           'krs',
+          'regon',
           'cvr',
           'uid',
           'bolagsverket',
@@ -63,6 +64,7 @@ describe('configuration', () => {
           cvr: 'http://distribution.virk.dk',
           uid: 'https://www.uid-wse.admin.ch',
           bolagsverket: 'https://gw.api.bolagsverket.se/vardefulla-datamangder/v1',
+          regon: 'https://wyszukiwarkaregon.stat.gov.pl/wsBIR/UslugaBIRzewnPubl.svc',
         },
       },
     });
@@ -104,6 +106,15 @@ describe('configuration', () => {
       'BOLAGSVERKET_CLIENT_SECRET: is not a Bolagsverket API client secret',
     );
     expect(message).not.toContain('secret with spaces');
+  });
+
+  it('reads the REGON BIR key, and refuses one that is not a BIR user key', () => {
+    expect(loadConfig({ REGON_API_KEY: 'abcde12345abcde12345' }).liveSources.credentials).toEqual({
+      REGON_API_KEY: 'abcde12345abcde12345',
+    });
+    expect(() => loadConfig({ REGON_API_KEY: 'abcde 12345' })).toThrow(
+      'REGON_API_KEY: is not a REGON BIR user key',
+    );
   });
 
   it('keeps a relative SQLite path that is set relative to the current directory', () => {

@@ -12,6 +12,7 @@ export const LIVE_SOURCE_NAMES = [
   // GLEIF covers some of theirs too (FI, DK, CH, SE).
   'prh',
   'krs',
+  'regon',
   'cvr',
   'uid',
   'bolagsverket',
@@ -30,6 +31,7 @@ export const LIVE_SOURCE_TITLES: Record<LiveSourceName, string> = {
   cvr: 'Danish Central Business Register (CVR)',
   uid: 'Swiss UID register',
   bolagsverket: 'Bolagsverket high-value datasets (Sweden)',
+  regon: 'Polish REGON register (GUS BIR1.1)',
 };
 
 export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
@@ -43,6 +45,7 @@ export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
   cvr: 'http://distribution.virk.dk',
   uid: 'https://www.uid-wse.admin.ch',
   bolagsverket: 'https://gw.api.bolagsverket.se/vardefulla-datamangder/v1',
+  regon: 'https://wyszukiwarkaregon.stat.gov.pl/wsBIR/UslugaBIRzewnPubl.svc',
 };
 
 export type BaseUrlVariable = `${Uppercase<LiveSourceName>}_BASE_URL`;

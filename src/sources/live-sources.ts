@@ -22,6 +22,7 @@ import {
 import { withRecordCache } from './record-cache.js';
 import type { Credentials, CredentialVariable } from './register-credentials.js';
 import { noRegistrySource, type RegistrySource } from './registry-source.js';
+import { REGON_BUDGET, regonSource } from './regon/regon-source.js';
 import { routedSource } from './routed-source.js';
 import { UID_BUDGET, uidSource } from './uid/uid-source.js';
 import {
@@ -113,7 +114,17 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
     cacheTtlMs: HOUR,
     // docs/sources/krs.md: asked by KRS number only; a struck-off entity has no current extract.
     partialCoverage:
-      "KRS is asked by KRS number only (a REGON or NIP needs the statistics office's REGON BIR, not built yet), and a struck-off entity has no current extract, so it is not_matched rather than dissolved.",
+      "KRS is asked by KRS number only (a REGON or NIP goes to the statistics office's REGON BIR), and a struck-off entity has no current extract, so it is not_matched rather than dissolved.",
+  },
+  regon: {
+    build: ({ client, baseUrl, credentials }) =>
+      regonSource({ client, baseUrl, apiKey: credentials.REGON_API_KEY }),
+    budget: REGON_BUDGET,
+    cacheTtlMs: HOUR,
+    credentials: ['REGON_API_KEY'],
+    // docs/sources/regon.md: the search publishes the end of activity, not suspension or bankruptcy.
+    partialCoverage:
+      "REGON's search (BIR1.1) tells only whether an entity has ended its activity: a suspension or a bankruptcy is not read, so such an entity is active unless its activity has ended.",
   },
   cvr: {
     build: ({ client, baseUrl, credentials }) =>

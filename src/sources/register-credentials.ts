@@ -34,6 +34,14 @@ export const REGISTER_CREDENTIALS = {
     what: 'a Bolagsverket API client secret',
     meaning: 'OAuth client secret that goes with `BOLAGSVERKET_CLIENT_ID` (never logged)',
   },
+  REGON_API_KEY: {
+    // GUS issues 20-character keys of letters and digits (the public test key is
+    // abcde12345abcde12345); a little room either way in case it lengthens them.
+    pattern: /^[A-Za-z0-9]{16,64}$/,
+    what: 'a REGON BIR user key',
+    meaning:
+      "User key of Statistics Poland's REGON BIR1.1 service (free, from GUS); without it the REGON source is off and PL VAT numbers and REGONs answer `not_supported` in live",
+  },
 } as const satisfies Record<string, { pattern: RegExp; what: string; meaning: string }>;
 
 export type CredentialVariable = keyof typeof REGISTER_CREDENTIALS;

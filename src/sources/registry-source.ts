@@ -61,7 +61,10 @@ export interface Provenance {
 
 /** One note of a matched record; `code` is one of the warning codes docs/decisions.md lists. */
 export interface RecordNote {
-  code: 'matched_sub_unit' | 'vat_not_registered_in_company_record';
+  code:
+    | 'matched_sub_unit'
+    | 'vat_not_registered_in_company_record'
+    | 'identifier_revoked_in_company_record';
   message: string;
   raw_status: string;
 }

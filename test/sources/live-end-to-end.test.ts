@@ -14,6 +14,7 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/data
 import { get, type Json, post, readJson } from '../helpers/http.js';
 import { uidEntity, uidFixture } from './contract/uid.js';
 import { type FakeRegister, type Handler, json, startFakeRegister } from './fake-register.js';
+import { birFake, SAMPLE_ENTITY, TEST_KEY } from './regon-fake.js';
 
 /**
  * Live checks, searches and a monitor recheck end to end: the real app with a live key (paid
@@ -73,6 +74,10 @@ const krsExtracts = new Map<string, unknown>([
   ['P:0000999003', fixture('krs', 'odpis-aktualny-upadlosc.json')],
 ]);
 
+// REGON BIR1.1 speaks SOAP with a session: its fake keeps sessions and answers by NIP or REGON
+// (test/sources/regon-fake.ts names the documents of each answer).
+const regon = birFake();
+
 /**
  * The UID register's entities by UID (contract/uid.ts and uid.test.ts name the documents): the
  * sample active company, one in liquidation, and the sample search's sole trader whose VAT-register
@@ -117,7 +122,7 @@ const uidAsDocumented: Handler = (request, response) => {
 
 // Each register answers its sample record, whatever was asked; GLEIF by the country filtered on.
 const ANSWERS: Record<
-  Exclude<LiveSourceName, 'uid'>,
+  Exclude<LiveSourceName, 'uid' | 'regon'>,
   (url: URL) => { status: number; body: unknown }
 > = {
   companies_house: (url) =>
@@ -234,6 +239,7 @@ const answerAsDocumented =
       });
       return;
     }
+    if (name === 'regon') return regon.handler(request, response);
     const answer = ANSWERS[name](new URL(request.url ?? '/', 'http://register'));
     json(answer.status, answer.body)(request, response);
   };
@@ -263,6 +269,7 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
           CVR_PASSWORD: 'fixture-password',
           BOLAGSVERKET_CLIENT_ID: 'firmwatch-test-client',
           BOLAGSVERKET_CLIENT_SECRET: 'firmwatch-test-secret',
+          REGON_API_KEY: TEST_KEY,
         },
         baseUrls: Object.fromEntries(
           LIVE_SOURCE_NAMES.map((name) => [name, registers[name].base]),
@@ -379,6 +386,8 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     ['DK', 'vat_number', 'DK35123458', 'Fixture Vindmøller ApS', 'CVR'],
     ['CH', 'registration_number', 'CHE-119.900.018', 'Alpenblick Werkzeuge AG', 'UID register'],
     ['CH', 'vat_number', 'CHE-119.900.018 MWST', 'Alpenblick Werkzeuge AG', 'UID register'],
+    ['PL', 'vat_number', 'PL 856-734-62-15', 'MAZOWIECKIE NARZĘDZIA', 'REGON'],
+    ['PL', 'registration_number', '192598184', 'MAZOWIECKIE NARZĘDZIA', 'REGON'],
   ])(
     'a live check of a %s %s is matched by its register, with evidence and one credit',
     async (country, type, identifier, name, register) => {
@@ -697,21 +706,86 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     ]);
   });
 
-  it('keeps a PL REGON and a PL VAT number not_supported in live, saying why, and asks no register', async () => {
+  it('with REGON_API_KEY, a PL VAT number and a REGON reach REGON BIR (never the KRS, no tax authority), and the key and session id stay out of the logs', async () => {
     const asked = registers.krs.requests.length;
-    for (const [identifier_type, identifier] of [
-      ['registration_number', '192598184'],
-      ['vat_number', 'PL8567346215'],
-    ]) {
-      const check = await readJson(
-        await post(t.baseUrl, '/checks', { identifier_type, identifier, country_code: 'PL' }, key),
-      );
-      expect(check.format_status).toBe('valid');
-      expect(check.registry_match_status).toBe('not_supported');
-      expect(check.credits_used).toBe(0);
-      expect(check.warnings[0].message).toMatch(/REGON BIR/);
-    }
+    // Another entity than the sample's, so no cached record answers.
+    regon.entities.set('Nip:5260250995', [
+      { ...SAMPLE_ENTITY, Nip: '5260250995', Regon: '123456785', StatusNip: 'Uchylony' },
+    ]);
+    const check = await readJson(
+      await post(
+        t.baseUrl,
+        '/checks',
+        { identifier_type: 'vat_number', identifier: 'PL5260250995', country_code: 'PL' },
+        key,
+      ),
+    );
+    expect(check.registry_match_status).toBe('matched');
+    expect(check.tax_authority_status).toBe('not_supported');
+    expect(check.company.tax_identifiers).toEqual(['5260250995']);
+    expect(check.company.vat_numbers).toEqual([]);
+    // The NIP's status in REGON is company-record evidence in the register's words.
+    expect(check.warnings).toEqual([
+      expect.objectContaining({
+        dimension: 'registry_match',
+        code: 'identifier_revoked_in_company_record',
+      }),
+    ]);
+    expect(
+      check.evidence.some(
+        (e: Json) => e.dimension === 'registry_match' && e.raw_status === 'StatusNip Uchylony',
+      ),
+    ).toBe(true);
+    expect(check.evidence.some((e: Json) => e.source_type === 'tax_authority')).toBe(false);
     expect(registers.krs.requests.length).toBe(asked);
+    const sids = new Set(regon.calls.map((c) => c.sid).filter(Boolean));
+    expect(sids.size).toBeGreaterThan(0);
+    const logged = JSON.stringify(t.logs);
+    expect(logged).not.toContain(TEST_KEY);
+    for (const sid of sids) expect(logged).not.toContain(sid);
+  });
+
+  it('without REGON_API_KEY, keeps a PL REGON and a PL VAT number not_supported in live, saying the key is needed, and asks no register', async () => {
+    const keyless = createLiveSource(
+      {
+        enabled: [...LIVE_SOURCE_NAMES],
+        credentials: { COMPANIES_HOUSE_API_KEY: 'test-key-0000' },
+        baseUrls: Object.fromEntries(
+          LIVE_SOURCE_NAMES.map((name) => [name, registers[name].base]),
+        ) as Record<LiveSourceName, string>,
+      },
+      { database, clock: upstreamClock, buckets: memoryTokenBuckets() },
+    );
+    const other = await startTestApp({
+      database,
+      sources: { sandbox: sandboxSource(), live: keyless },
+    });
+    try {
+      const created = await other.createKey({ environment: 'live' });
+      await other.fundWorkspace(created.workspace_id, 10);
+      const asked = registers.krs.requests.length + registers.regon.requests.length;
+      for (const [identifier_type, identifier] of [
+        ['registration_number', '192598184'],
+        ['vat_number', 'PL8567346215'],
+      ]) {
+        const check = await readJson(
+          await post(
+            other.baseUrl,
+            '/checks',
+            { identifier_type, identifier, country_code: 'PL' },
+            created.key,
+          ),
+        );
+        expect(check.format_status).toBe('valid');
+        expect(check.registry_match_status).toBe('not_supported');
+        expect(check.credits_used).toBe(0);
+        expect(check.warnings[0].message).toMatch(/REGON BIR.*REGON_API_KEY/);
+      }
+      expect(registers.krs.requests.length + registers.regon.requests.length).toBe(asked);
+    } finally {
+      await other.close();
+      await keyless.close();
+    }
   });
 
   it('keeps GB VAT numbers not_supported in live, saying why', async () => {
@@ -1162,6 +1236,56 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
       await get(t.baseUrl, `/monitoring-events?monitor_id=${created.monitor.id}`, key),
     );
     expect(events.data.map((e: Json) => e.type)).toEqual(['vat.monitor.source_degraded']);
+  });
+
+  it('rechecks a live PL monitor by VAT number through REGON BIR, logging in again when the session has expired, and records the end of activity as a change', async () => {
+    const created = await readJson(
+      await post(
+        t.baseUrl,
+        '/monitors',
+        { identifier_type: 'vat_number', identifier: 'PL8567346215', country_code: 'PL' },
+        key,
+      ),
+    );
+    expect(created.monitor.latest_snapshot).toMatchObject({
+      registry_match_status: 'matched',
+      company_legal_status: 'active',
+    });
+    const asked = regon.calls.length;
+    // REGON now records the end of the entity's activity; its session has meanwhile expired.
+    const ended = { ...SAMPLE_ENTITY, DataZakonczeniaDzialalnosci: '2026-12-01' };
+    regon.entities.set(`Nip:${SAMPLE_ENTITY.Nip}`, [ended]);
+    regon.expireSessions();
+    t.clock.advance(31 * 24 * 3600_000);
+    upstreamClock.advance(31 * 24 * 3600_000);
+    await t.database.db
+      .updateTable('monitors')
+      .set({ next_check_at: '9999-01-01T00:00:00.000Z' })
+      .where('id', '<>', created.monitor.id)
+      .execute();
+    const scheduler = createMonitorScheduler(
+      t.database,
+      domainDeps({ clock: t.clock, newId: t.newId, sources: { sandbox: sandboxSource(), live } }),
+      { owner: 'live-test-regon' },
+    );
+    expect(await scheduler.tick()).toMatchObject({ claimed: 1, rechecked: 1 });
+    expect(regon.calls.slice(asked).map((c) => c.operation)).toEqual([
+      'DaneSzukajPodmioty',
+      'GetValue',
+      'Zaloguj',
+      'DaneSzukajPodmioty',
+    ]);
+    const monitor = await readJson(await get(t.baseUrl, `/monitors/${created.monitor.id}`, key));
+    expect(monitor.health).toBe('healthy');
+    expect(monitor.latest_snapshot).toMatchObject({
+      registry_match_status: 'matched',
+      company_legal_status: 'dissolved',
+    });
+    const events = await readJson(
+      await get(t.baseUrl, `/monitoring-events?monitor_id=${created.monitor.id}`, key),
+    );
+    expect(events.data.map((e: Json) => e.type)).toEqual(['vat.monitor.change_detected']);
+    regon.entities.set(`Nip:${SAMPLE_ENTITY.Nip}`, [SAMPLE_ENTITY]);
   });
 
   it('rechecks a live PL monitor through the KRS, and reports the bankruptcy it then records', async () => {

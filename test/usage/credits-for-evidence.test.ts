@@ -77,6 +77,7 @@ describe.each(DIALECTS)('credits for evidence, not for attempts [%s]', (dialect)
           cvr: 'http://127.0.0.1:9',
           uid: 'http://127.0.0.1:9',
           bolagsverket: 'http://127.0.0.1:9',
+          regon: 'http://127.0.0.1:9',
         },
       },
       {

@@ -106,7 +106,7 @@ export const KRS_COVERAGE: readonly SourceCoverage[] = [
     // The open API has no search: it answers one extract by KRS number.
     companySearch: 'not_supported',
     identifiers: [
-      // KRS numbers only (companies, associations, foundations); a REGON needs REGON BIR.
+      // KRS numbers only (companies, associations, foundations); a REGON goes to REGON BIR.
       {
         identifierType: 'registration_number',
         registryMatch: 'partial',
@@ -118,10 +118,10 @@ export const KRS_COVERAGE: readonly SourceCoverage[] = [
 ];
 
 export const KRS_REGON_NOT_SUPPORTED =
-  'A PL REGON cannot be looked up in the KRS open API, which is asked by KRS number only (10 digits, such as 0000019193); finding an entity by REGON needs the statistics office’s REGON BIR service, which is not built yet.';
+  'A PL REGON cannot be looked up in the KRS open API, which is asked by KRS number only (10 digits, such as 0000019193); finding an entity by REGON needs the statistics office’s REGON BIR service, which live asks only when REGON_API_KEY is set.';
 
 export const KRS_VAT_NOT_SUPPORTED =
-  'A PL VAT number (PL + NIP) cannot be looked up in the KRS open API, which is asked by KRS number only; finding an entity by NIP needs the statistics office’s REGON BIR service, which is not built yet. No tax-authority service (the VAT white list, VIES) is asked.';
+  'A PL VAT number (PL + NIP) cannot be looked up in the KRS open API, which is asked by KRS number only; finding an entity by NIP needs the statistics office’s REGON BIR service, which live asks only when REGON_API_KEY is set. No tax-authority service (the VAT white list, VIES) is asked.';
 
 const isKrsNumber = (normalized: string) => /^0[0-9]{9}$/.test(normalized);
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { LiveSourceName } from '../../../src/sources/live-source-names.js';
 import type {
   CompanyLegalStatus,
@@ -38,6 +39,12 @@ export interface AdapterContract {
    * documents (the suite's JSON ones, `{}` or `[]`, say nothing of an XML reader). Required then.
    */
   otherShapes?: Array<[name: string, body: string]>;
+  /**
+   * For a register asked within a session (REGON BIR logs in first): which requests open one, and
+   * the register's answer to them. The suite answers those itself and leaves them out of the
+   * requests it counts, so every case reads as the lookup's own requests.
+   */
+  session?: { opens(request: IncomingMessage): boolean; answer: Documented<Handler> };
   /**
    * The register's error body for a 400 and a 5xx, when it documents one (otherwise the fake
    * sends none: the status is what the client reads).

@@ -8,6 +8,7 @@ import { gleifContract } from './gleif.js';
 import { krsContract } from './krs.js';
 import { prhContract } from './prh.js';
 import { rechercheEntreprisesContract } from './recherche-entreprises.js';
+import { regonContract } from './regon.js';
 import { uidContract } from './uid.js';
 
 /**
@@ -25,4 +26,5 @@ export const REGISTERED_ADAPTERS: readonly AdapterContract[] = [
   krsContract,
   uidContract,
   bolagsverketContract,
+  regonContract,
 ];
