@@ -86,7 +86,6 @@ describe('the adapter contract suite', () => {
         ...(adapter.errorBody ? [adapter.errorBody] : []),
         ...(adapter.session ? [adapter.session.answer] : []),
         ...(adapter.search ? [adapter.search.found, adapter.search.empty] : []),
-        ...Object.values(adapter.fixedAnswers ?? {}),
       ].map((answered) => answered.documented);
       documents.push(adapter.rateLimited.documented);
       for (const document of documents) expect(document.trim().length).toBeGreaterThan(10);
@@ -101,26 +100,11 @@ describe.each(REGISTERED_ADAPTERS.map((adapter) => [adapter.name, adapter] as co
     let register: FakeRegister;
     const clients: UpstreamClient[] = [];
     beforeAll(async () => {
-      register = await startFakeRegister({
-        fixed: Object.fromEntries(
-          Object.entries(adapter.fixedAnswers ?? {}).map(([path, answered]) => [
-            path,
-            answer(200, answered.value, adapter.contentType),
-          ]),
-        ),
-      });
+      // A session's opening (a login, a token) is answered aside, not counted as the case's.
       const { session } = adapter;
-      if (session) {
-        // A login is answered by the register's session answer and not counted as the case's.
-        const respond = register.respond;
-        register.respond = (handler) =>
-          respond((request, response) => {
-            if (!session.opens(request)) return handler(request, response);
-            register.requests.pop();
-            register.headers.pop();
-            session.answer.value(request, response);
-          });
-      }
+      register = await startFakeRegister(
+        session ? { aside: { opens: session.opens, handler: session.answer.value } } : {},
+      );
     });
     afterAll(() => register.close());
     beforeEach(() => {

@@ -27,19 +27,18 @@ export interface FakeRegister {
 }
 
 /**
- * `fixed`: paths (without query) the fake always answers with their own handler, whatever the test
- * sets, and leaves out of `requests` and `headers` (a register's OAuth token endpoint, which every
- * call goes through).
+ * `aside`: requests the fake always answers with its own handler, whatever the test sets, and
+ * leaves out of `requests` and `headers` (a register's OAuth token endpoint, or its SOAP login,
+ * which every call goes through).
  */
 export async function startFakeRegister(
-  options: { fixed?: Record<string, Handler> } = {},
+  options: { aside?: { opens(request: IncomingMessage): boolean; handler: Handler } } = {},
 ): Promise<FakeRegister> {
   let handler: Handler = json(500, {});
   const requests: string[] = [];
   const headers: IncomingMessage['headers'][] = [];
   const server: Server = createServer((request, response) => {
-    const fixed = options.fixed?.[new URL(request.url ?? '/', 'http://register').pathname];
-    if (fixed) return fixed(request, response);
+    if (options.aside?.opens(request)) return options.aside.handler(request, response);
     requests.push(request.url ?? '');
     headers.push(request.headers);
     handler(request, response);

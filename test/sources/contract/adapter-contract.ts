@@ -40,8 +40,8 @@ export interface AdapterContract {
    */
   otherShapes?: Array<[name: string, body: string]>;
   /**
-   * For a register asked within a session (REGON BIR logs in first): which requests open one, and
-   * the register's answer to them. The suite answers those itself and leaves them out of the
+   * For a register asked within a session (REGON BIR logs in first, Bolagsverket gets an OAuth
+   * token): which requests open one, and the register's answer to them. The suite answers those itself and leaves them out of the
    * requests it counts, so every case reads as the lookup's own requests.
    */
   session?: { opens(request: IncomingMessage): boolean; answer: Documented<Handler> };
@@ -62,11 +62,6 @@ export interface AdapterContract {
   rateLimited: RateLimitStyle;
   /** For an adapter that searches: a name search the register answers. */
   search?: SearchContract;
-  /**
-   * Answers the adapter needs besides the record's, by path (an OAuth token endpoint): the fake
-   * always gives them, whatever the case under test, and leaves them out of the requests counted.
-   */
-  fixedAnswers?: Record<string, Documented<unknown>>;
 }
 
 /** A value with the published document (URL or title, and section) it comes from. */

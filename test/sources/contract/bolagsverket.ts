@@ -1,6 +1,6 @@
 import { bolagsverketSource } from '../../../src/sources/bolagsverket/bolagsverket-source.js';
 import { fixture } from '../fake-register.js';
-import type { AdapterContract, StatusCase } from './adapter-contract.js';
+import { type AdapterContract, answer, type StatusCase } from './adapter-contract.js';
 
 /**
  * Bolagsverket's API for high-value datasets. Documents:
@@ -65,9 +65,10 @@ export const bolagsverketContract: AdapterContract = {
       clientSecret: 'firmwatch-test-secret',
     }),
   contentType: 'application/json',
-  fixedAnswers: {
-    '/oauth2/token': {
-      value: fixture('bolagsverket', 'token.json'),
+  session: {
+    opens: (request) => new URL(request.url ?? '/', 'http://register').pathname === '/oauth2/token',
+    answer: {
+      value: answer(200, fixture('bolagsverket', 'token.json'), 'application/json'),
       documented:
         'token.json: the token answer of the connection establishment guide (client credentials grant, both scopes, token_type Bearer, expires_in)',
     },
