@@ -1,3 +1,4 @@
+import type { LookupResult, SearchQuery, SearchResult, SourceInfo } from './registry-source.js';
 import type { UpstreamResult } from './upstream/upstream-client.js';
 
 /** Text compared the way people mean it: no accents, case or runs of spaces (names, cities). */
@@ -22,4 +23,28 @@ export function inCityOrState(
   if (record.city_or_state === undefined) return false;
   const city = foldText(record.city_or_state);
   return cityOrState.some((wanted) => foldText(wanted) === city);
+}
+
+/**
+ * A company search by one number, answered through the source's own lookup of it: the company the
+ * number matches, kept when it also holds the name asked for and lies in a city asked for.
+ */
+export function searchAnswerOfLookup(
+  found: LookupResult,
+  query: SearchQuery,
+  source: SourceInfo,
+): SearchResult {
+  if (found.outcome === 'unavailable') return found;
+  const companies =
+    found.outcome === 'matched' &&
+    (!query.name || foldText(found.company.legal_name).includes(foldText(query.name))) &&
+    inCityOrState(found.company, query.cityOrState)
+      ? [found.company]
+      : [];
+  return {
+    outcome: 'ok',
+    companies,
+    ...(found.retrievedAt ? { retrievedAt: found.retrievedAt } : {}),
+    source,
+  };
 }

@@ -861,6 +861,28 @@ describe.each(DIALECTS)('live registers end to end [%s]', (dialect) => {
     expect(registers.gleif.requests.length).toBe(asked + 1);
   });
 
+  it.each([
+    ['FI', 'prh', '1234567'],
+    ['CH', 'uid', 'CHE-12345'],
+    ['DK', 'cvr', '1234567'],
+    ['NO', 'brreg', '12345678'],
+  ] as const)(
+    'charges nothing for a %s search by a number that cannot be one of its register’s, and never asks it',
+    async (country_code, register, registration_number) => {
+      const asked = registers[register].requests.length;
+      const response = await post(
+        t.baseUrl,
+        '/companies/search',
+        { country_code, registration_number },
+        key,
+      );
+      const body = await readJson(response);
+      expect(response.status, JSON.stringify(body)).toBe(200);
+      expect(body).toMatchObject({ data: [], credits_used: 0 });
+      expect(registers[register].requests.length).toBe(asked);
+    },
+  );
+
   it('searches YTJ by name for FI', async () => {
     const response = await post(
       t.baseUrl,

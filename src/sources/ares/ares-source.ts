@@ -20,7 +20,7 @@ import type {
 } from '../registry-source.js';
 import { answeredWithoutAsking } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import { foldText, inCityOrState, unavailableFrom } from '../source-text.js';
+import { foldText, inCityOrState, searchAnswerOfLookup, unavailableFrom } from '../source-text.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 
 /**
@@ -298,20 +298,7 @@ export function aresSource(options: {
     if (icos.size === 0) return searchByName(query);
     const [ico] = icos;
     if (icos.size > 1 || !ico || ico === 'none') return answeredWithoutAsking(ARES_INFO);
-    const found = await fetchSubject(ico);
-    if (found.outcome === 'unavailable') return found;
-    const companies =
-      found.outcome === 'matched' &&
-      (!query.name || foldText(found.company.legal_name).includes(foldText(query.name))) &&
-      inCityOrState(found.company, query.cityOrState)
-        ? [found.company]
-        : [];
-    return {
-      outcome: 'ok',
-      companies,
-      ...(found.retrievedAt ? { retrievedAt: found.retrievedAt } : {}),
-      source: ARES_INFO,
-    };
+    return searchAnswerOfLookup(await fetchSubject(ico), query, ARES_INFO);
   }
 
   return {

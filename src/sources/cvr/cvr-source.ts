@@ -19,7 +19,7 @@ import {
   type SourceInfo,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import { foldText, inCityOrState, unavailableFrom } from '../source-text.js';
+import { foldText, inCityOrState, searchAnswerOfLookup, unavailableFrom } from '../source-text.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 
 /**
@@ -386,20 +386,7 @@ export function cvrSource(options: {
     if (wanted.size === 0) return searchByName(query);
     const [cvrNumber] = wanted;
     if (wanted.size > 1 || !cvrNumber) return answeredWithoutAsking(CVR_INFO);
-    const found = await fetchCompany(cvrNumber);
-    if (found.outcome === 'unavailable') return found;
-    const companies =
-      found.outcome === 'matched' &&
-      (!query.name || foldText(found.company.legal_name).includes(foldText(query.name))) &&
-      inCityOrState(found.company, query.cityOrState)
-        ? [found.company]
-        : [];
-    return {
-      outcome: 'ok',
-      companies,
-      ...(found.retrievedAt ? { retrievedAt: found.retrievedAt } : {}),
-      source: CVR_INFO,
-    };
+    return searchAnswerOfLookup(await fetchCompany(cvrNumber), query, CVR_INFO);
   }
 
   return {

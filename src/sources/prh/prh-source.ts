@@ -18,8 +18,9 @@ import type {
   SearchResult,
   SourceInfo,
 } from '../registry-source.js';
+import { answeredWithoutAsking } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import { foldText, inCityOrState, unavailableFrom } from '../source-text.js';
+import { foldText, inCityOrState, searchAnswerOfLookup, unavailableFrom } from '../source-text.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 
 /**
@@ -397,26 +398,13 @@ export function prhSource(options: {
       if (number === undefined) continue;
       const digits = cleanIdentifier(number).replace(/^FI/, '');
       // A number that cannot be a business ID matches no company.
-      if (!/^\d{8}$/.test(digits)) return { outcome: 'ok', companies: [], source: PRH_INFO };
+      if (!/^\d{8}$/.test(digits)) return answeredWithoutAsking(PRH_INFO);
       wanted.add(`${digits.slice(0, 7)}-${digits.slice(7)}`);
     }
     if (wanted.size === 0) return searchByName(query);
     const [businessId] = wanted;
-    if (wanted.size > 1 || !businessId) return { outcome: 'ok', companies: [], source: PRH_INFO };
-    const found = await fetchCompany(businessId);
-    if (found.outcome === 'unavailable') return found;
-    const companies =
-      found.outcome === 'matched' &&
-      (!query.name || foldText(found.company.legal_name).includes(foldText(query.name))) &&
-      inCityOrState(found.company, query.cityOrState)
-        ? [found.company]
-        : [];
-    return {
-      outcome: 'ok',
-      companies,
-      ...(found.retrievedAt ? { retrievedAt: found.retrievedAt } : {}),
-      source: PRH_INFO,
-    };
+    if (wanted.size > 1 || !businessId) return answeredWithoutAsking(PRH_INFO);
+    return searchAnswerOfLookup(await fetchCompany(businessId), query, PRH_INFO);
   }
 
   return {

@@ -12,8 +12,9 @@ import type {
   SearchResult,
   SourceInfo,
 } from '../registry-source.js';
+import { answeredWithoutAsking } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import { foldText, inCityOrState, unavailableFrom } from '../source-text.js';
+import { foldText, inCityOrState, searchAnswerOfLookup, unavailableFrom } from '../source-text.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import {
   child,
@@ -361,26 +362,13 @@ export function uidSource(options: {
       if (number === undefined) continue;
       const digits = /^(?:CHE)?(\d{9})(?:MWST|TVA|IVA|TPV)?$/.exec(cleanIdentifier(number))?.[1];
       // A number that cannot be a UID matches no entity.
-      if (!digits) return { outcome: 'ok', companies: [], source: UID_INFO };
+      if (!digits) return answeredWithoutAsking(UID_INFO);
       wanted.add(digits);
     }
     if (wanted.size === 0) return searchByName(query);
     const [digits] = wanted;
-    if (wanted.size > 1 || !digits) return { outcome: 'ok', companies: [], source: UID_INFO };
-    const found = await fetchEntity(digits);
-    if (found.outcome === 'unavailable') return found;
-    const companies =
-      found.outcome === 'matched' &&
-      (!query.name || foldText(found.company.legal_name).includes(foldText(query.name))) &&
-      inCityOrState(found.company, query.cityOrState)
-        ? [found.company]
-        : [];
-    return {
-      outcome: 'ok',
-      companies,
-      ...(found.retrievedAt ? { retrievedAt: found.retrievedAt } : {}),
-      source: UID_INFO,
-    };
+    if (wanted.size > 1 || !digits) return answeredWithoutAsking(UID_INFO);
+    return searchAnswerOfLookup(await fetchEntity(digits), query, UID_INFO);
   }
 
   return {
