@@ -19,7 +19,7 @@ import {
   type SourceInfo,
 } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import { foldText, inCityOrState, searchAnswerOfLookup, unavailableFrom } from '../source-text.js';
+import { inCityOrState, searchAnswerOfLookup, unavailableFrom } from '../source-text.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 
 /**

@@ -14,7 +14,7 @@ import type {
 } from '../registry-source.js';
 import { answeredWithoutAsking } from '../registry-source.js';
 import type { SourceCoverage } from '../source-coverage.js';
-import { foldText, inCityOrState, searchAnswerOfLookup, unavailableFrom } from '../source-text.js';
+import { inCityOrState, searchAnswerOfLookup, unavailableFrom } from '../source-text.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import {
   child,
