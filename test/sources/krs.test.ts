@@ -179,6 +179,40 @@ describe('the KRS adapter', () => {
     expect(company.raw_company_legal_status).toBeUndefined();
   });
 
+  it('reads a section 6 entry with nothing recorded in it (every field empty) as no status', async () => {
+    krs.respond(
+      registers(
+        changed({
+          dzial6: {
+            rozwiazanieUniewaznienie: [{ okreslenieOkolicznosci: [] }],
+            likwidacja: [{ otwarcieLikwidacji: [], likwidatorzy: [] }],
+          },
+        }),
+      ),
+    );
+    const company = matched(await lookup());
+    expect(company.company_legal_status).toBe('active');
+    expect(company.raw_company_legal_status).toBeUndefined();
+  });
+
+  it('reads the restructuring section under either name published clients give it', async () => {
+    krs.respond(
+      registers(
+        changed({
+          dzial6: {
+            postepowanieRestrukturyzacyjneNaprawczePrzymusowaRestrukturyzacja: [
+              { otwarcie: [{ rodzajPostepowania: 'POSTĘPOWANIE SANACYJNE' }] },
+            ],
+          },
+        }),
+      ),
+    );
+    expect(matched(await lookup())).toMatchObject({
+      company_legal_status: 'insolvency',
+      raw_company_legal_status: 'POSTĘPOWANIE SANACYJNE',
+    });
+  });
+
   it('lets insolvency decide when a name and section 6 say more than one thing', async () => {
     const body = extract('odpis-aktualny-likwidacja.json');
     body.odpis.dane.dzial6.postepowanieUpadlosciowe = [

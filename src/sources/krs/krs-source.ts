@@ -77,6 +77,14 @@ export type KrsStatusRow = keyof typeof KRS_LEGAL_STATUS;
 
 const RESTRUCTURING_SECTION =
   'postepowanieRestrukturyzacyjneNaprawczePrzymusowaRestrukturyzacjaUporzadkowanaLikwidacja';
+/**
+ * The same section as another published client of the API names it (nip24-cs-client, without
+ * "UporzadkowanaLikwidacja"); read alike, so that neither spelling falls to `unknown`.
+ */
+const RESTRUCTURING_SECTIONS = [
+  RESTRUCTURING_SECTION,
+  'postepowanieRestrukturyzacyjneNaprawczePrzymusowaRestrukturyzacja',
+];
 
 /** Section 6 entries that say nothing about whether the entity is active (a merger, a split). */
 const NEUTRAL_SECTIONS = new Set(['polaczeniePodzialPrzeksztalcenie']);
@@ -181,19 +189,25 @@ function signalsOf(naglowek: Json, dzial6: Json | undefined, name: string): Sign
         .join(' '),
     );
   }
-  for (const entry of dzial6 ? entries(dzial6, RESTRUCTURING_SECTION) : []) {
+  for (const entry of RESTRUCTURING_SECTIONS.flatMap((section) =>
+    dzial6 ? entries(dzial6, section) : [],
+  )) {
     const ending = Object.keys(entry).find((key) => key.startsWith('zakonczenie'));
     if (ending && filled(entry[ending])) continue;
     const opening = Object.keys(entry).find((key) => key.startsWith('otwarcie'));
     const kind = opening ? textOf(entry, opening, 'rodzajPostepowania') : undefined;
     add('postepowanieRestrukturyzacyjne', kind ?? RESTRUCTURING_SECTION);
   }
+  // An entry whose every field is empty (a published client's test shows
+  // `{okreslenieOkolicznosci: []}`) records nothing: it is no liquidation or dissolution.
+  const recorded = (entry: Json) => Object.values(entry).some(filled);
   for (const entry of dzial6 ? entries(dzial6, 'likwidacja') : []) {
+    if (!recorded(entry)) continue;
     const opened = textOf(entry, 'otwarcieLikwidacji', 'otwarcieLikwidacji');
     add('likwidacja', opened ? `likwidacja: ${opened}` : 'likwidacja');
   }
   for (const entry of dzial6 ? entries(dzial6, 'rozwiazanieUniewaznienie') : []) {
-    if (!filled(entry)) continue;
+    if (!recorded(entry)) continue;
     const why = textOf(entry, 'okreslenieOkolicznosci', 'okreslenieOkolicznosci');
     add(
       'rozwiazanieUniewaznienie',
@@ -203,7 +217,7 @@ function signalsOf(naglowek: Json, dzial6: Json | undefined, name: string): Sign
   for (const [row, addition, words] of NAME_ADDITIONS) if (addition.test(name)) add(row, words);
   const known = new Set([
     'postepowanieUpadlosciowe',
-    RESTRUCTURING_SECTION,
+    ...RESTRUCTURING_SECTIONS,
     'likwidacja',
     'rozwiazanieUniewaznienie',
     ...NEUTRAL_SECTIONS,
