@@ -23,12 +23,21 @@ import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // Samples in the SEC's submissions format; test/fixtures/sources/edgar/README.md cites the documents.
-const SAMPLES = join(ROOT, 'test/fixtures/sources/edgar/submissions');
+const VALID_SAMPLES = join(ROOT, 'test/fixtures/sources/edgar/submissions');
 const RETRIEVED = '2026-11-20T03:00:00.000Z';
 
 let dir: string;
+/** The samples and two malformed filers: one cut off mid-string, one without a name. */
+let SAMPLES: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'firmwatch-mirror-'));
+  SAMPLES = join(dir, 'samples');
+  cpSync(VALID_SAMPLES, SAMPLES, { recursive: true });
+  writeFileSync(join(SAMPLES, 'CIK0000000002.json'), '{"cik":"0000000002","name":"TRUNCATED');
+  writeFileSync(
+    join(SAMPLES, 'CIK0000000003.json'),
+    JSON.stringify({ cik: '0000000003', entityType: 'operating', name: '', ein: '123456789' }),
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
