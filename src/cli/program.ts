@@ -5,6 +5,7 @@ import { MigrationError, migrateToLatest } from '../db/migrate.js';
 import { HttpProblem } from '../http/problems.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
 import { DEFAULT_SERVICE_URL, runStdioBridge } from '../mcp/stdio-bridge.js';
+import { MirrorError } from '../mirrors/mirror-import.js';
 import { AccountsError } from '../modules/accounts/accounts.service.js';
 import { UsersError } from '../modules/users/users.service.js';
 import { closeOnSignals, type StarterWorkspace, startServer } from '../server.js';
@@ -12,6 +13,7 @@ import { startWorker } from '../worker.js';
 import { addAccountsCommands } from './accounts-commands.js';
 import { addBillingCommands } from './billing-commands.js';
 import { addEventsCommands } from './events-commands.js';
+import { addMirrorCommands } from './mirror-commands.js';
 import { CliError, type CommandOutput, jsonOption, printError, printResult } from './output.js';
 import { addUsersCommands } from './users-commands.js';
 
@@ -22,6 +24,7 @@ function describeFailure(error: unknown): { code: string; message: string } {
   if (error instanceof UsersError) return { code: error.code, message: error.message };
   if (error instanceof HttpProblem) return { code: error.code, message: error.message };
   if (error instanceof CliError) return { code: error.code, message: error.message };
+  if (error instanceof MirrorError) return { code: error.code, message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'failed', message };
 }
@@ -187,6 +190,7 @@ export function buildCli(json: boolean): Command {
   addAccountsCommands(program, run);
   addBillingCommands(program, run);
   addEventsCommands(program, run);
+  addMirrorCommands(program, run);
   addUsersCommands(program, run);
 
   return program;

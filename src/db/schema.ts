@@ -329,6 +329,44 @@ export interface OAuthTokensTable {
   retired_at: string | null;
 }
 
+/** A register mirror and the lease on its import (one importer at a time). */
+export interface MirrorsTable {
+  name: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+}
+
+export type MirrorVersionState = 'importing' | 'ready' | 'superseded' | 'failed';
+
+export interface MirrorVersionsTable {
+  id: string;
+  mirror_name: string;
+  state: MirrorVersionState;
+  retrieved_at: string;
+  file: string;
+  imported_rows: Generated<number>;
+  skipped_rows: Generated<number>;
+  skipped_examples: Generated<string>;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+export interface MirrorCompaniesTable {
+  version_id: string;
+  register_key: string;
+  country_code: string;
+  tax_identifier: string | null;
+  registration_number: string | null;
+  vat_number: string | null;
+  legal_name: string;
+  folded_name: string;
+  company_legal_status: string;
+  raw_status: string | null;
+  address: string | null;
+  city_or_state: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -354,6 +392,9 @@ export interface Database {
   oauth_authorization_codes: OAuthAuthorizationCodesTable;
   oauth_grants: OAuthGrantsTable;
   oauth_tokens: OAuthTokensTable;
+  mirrors: MirrorsTable;
+  mirror_versions: MirrorVersionsTable;
+  mirror_companies: MirrorCompaniesTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;

@@ -19,7 +19,8 @@ export type IdPrefix =
   | 'crd'
   | 'usr'
   | 'oac'
-  | 'oag';
+  | 'oag'
+  | 'mrv';
 
 export type IdGenerator = (prefix: IdPrefix) => string;
 

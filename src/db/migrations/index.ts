@@ -12,6 +12,7 @@ import * as m0010 from './0010-dashboard-accounts.js';
 import * as m0011 from './0011-oauth.js';
 import * as m0012 from './0012-members-and-key-last-use.js';
 import * as m0013 from './0013-one-open-delivery-per-event.js';
+import * as m0014 from './0014-register-mirrors.js';
 
 /**
  * Every migration, in order. A static list rather than a directory scan: it survives bundling and
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0011-oauth': m0011,
   '0012-members-and-key-last-use': m0012,
   '0013-one-open-delivery-per-event': m0013,
+  '0014-register-mirrors': m0014,
 };

@@ -1,0 +1,94 @@
+import { hostname } from 'node:os';
+import type { Command } from 'commander';
+import { listMirrorVersions } from '../mirrors/mirror.store.js';
+import { importMirror, MIRROR_FORMATS } from '../mirrors/mirror-import.js';
+import { createOption, withDatabase } from './database-command.js';
+import { CliError, jsonOption, printResult, type RunCommand } from './output.js';
+
+/** `firmwatch mirror ...`: register mirrors imported from the registers' bulk files. */
+export function addMirrorCommands(program: Command, run: RunCommand): void {
+  const mirror = program
+    .command('mirror')
+    .description(
+      "Register mirrors: registers answered from the service's own copy of their bulk files.",
+    );
+  mirror
+    .command('status')
+    .description(
+      'Show every import of every mirror: its state, rows imported and skipped, and when its file was retrieved.',
+    )
+    .addOption(jsonOption())
+    .addOption(createOption())
+    .action(async (options: { json?: boolean; create?: boolean }) => {
+      const output = { json: options.json === true };
+      await run(output, async () => {
+        const versions = await withDatabase(options, (database) => listMirrorVersions(database.db));
+        const rows = versions.map((version) => ({
+          ...version,
+          skipped_examples: JSON.parse(version.skipped_examples) as string[],
+        }));
+        const lines = Object.keys(MIRROR_FORMATS).map((name) => {
+          const mine = rows.filter((row) => row.mirror_name === name);
+          if (mine.length === 0) return `${name}: no data yet (never imported)`;
+          return [
+            `${name}:`,
+            ...mine.map(
+              (row) =>
+                `  ${row.id} ${row.state}: ${row.imported_rows} imported, ${row.skipped_rows} skipped; file retrieved ${row.retrieved_at}; started ${row.started_at}${row.finished_at ? `, finished ${row.finished_at}` : ''}${row.error ? ` (${row.error})` : ''}`,
+            ),
+          ].join('\n');
+        });
+        printResult(output, { versions: rows }, lines.join('\n'));
+      });
+    });
+  mirror
+    .command('refresh')
+    .description(
+      'Import a bulk file an operator placed as the new version of a mirror (downloading it is not done yet). The previous version keeps answering until the import completes.',
+    )
+    .argument('<name>', `the mirror (${Object.keys(MIRROR_FORMATS).join(', ')})`)
+    .requiredOption('--file <path>', 'the file (for edgar: the unpacked submissions.zip directory)')
+    .option(
+      '--retrieved-at <time>',
+      "when the file was retrieved from the register, ISO 8601 (default: the file's modification time)",
+    )
+    .addOption(jsonOption())
+    .addOption(createOption())
+    .action(
+      async (
+        name: string,
+        options: { file: string; retrievedAt?: string; json?: boolean; create?: boolean },
+      ) => {
+        const output = { json: options.json === true };
+        await run(output, async () => {
+          let retrievedAt: Date | undefined;
+          if (options.retrievedAt !== undefined) {
+            retrievedAt = new Date(options.retrievedAt);
+            if (Number.isNaN(retrievedAt.getTime())) {
+              throw new CliError('invalid_option', '--retrieved-at must be an ISO 8601 time');
+            }
+          }
+          const result = await withDatabase(options, (database, deps) =>
+            importMirror(database, deps, {
+              name,
+              path: options.file,
+              retrievedAt,
+              owner: `${hostname()}:${process.pid}`,
+              onBatch: ({ imported, skipped }) => {
+                if (!output.json)
+                  process.stderr.write(`${imported} imported, ${skipped} skipped\n`);
+              },
+            }),
+          );
+          printResult(
+            output,
+            { mirror: name, state: 'ready', ...result },
+            [
+              `${name}: version ${result.version_id} is now serving (${result.imported_rows} imported, ${result.skipped_rows} skipped; file retrieved ${result.retrieved_at})`,
+              ...result.skipped_examples.map((example) => `  skipped ${example}`),
+            ].join('\n'),
+          );
+        });
+      },
+    );
+}

@@ -1,0 +1,87 @@
+import { foldText } from '../sources/source-text.js';
+import type { MirrorCompanyRow } from './mirror.store.js';
+
+/**
+ * One filer of the SEC's bulk submissions file (`submissions.zip`, rebuilt nightly: one
+ * `CIK##########.json` per filer, the same document data.sec.gov/submissions/ serves), read into
+ * a mirror row. Documented at https://www.sec.gov/search-filings/edgar-application-programming-interfaces
+ * ("Submissions by company", "Bulk data"); see docs/sources/edgar.md.
+ *
+ * EDGAR records no legal status (no active, dissolved or insolvent): every filer's status is
+ * `unknown` and no raw status is claimed (docs/decisions.md, "SEC EDGAR has no legal status").
+ */
+export type ParsedRow = Omit<MirrorCompanyRow, 'version_id'>;
+
+export type ParseOutcome = { ok: true; row: ParsedRow } | { ok: false; reason: string };
+
+interface EdgarAddress {
+  street1?: unknown;
+  street2?: unknown;
+  city?: unknown;
+  stateOrCountry?: unknown;
+  zipCode?: unknown;
+  isForeignLocation?: unknown;
+}
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+
+/** EDGAR writes an EIN as 9 digits; a filer without one has "" or "000000000". */
+function einOf(value: unknown): string | null {
+  const digits = text(value)?.replace(/-/g, '');
+  if (!digits || !/^[0-9]{9}$/.test(digits) || digits === '000000000') return null;
+  return digits;
+}
+
+function formatAddress(address: EdgarAddress): string | undefined {
+  const state = text(address.stateOrCountry);
+  const cityLine = [text(address.city), [state, text(address.zipCode)].filter(Boolean).join(' ')]
+    .filter((part) => part !== undefined && part !== '')
+    .join(', ');
+  const parts = [text(address.street1), text(address.street2), cityLine].filter(
+    (part) => part !== undefined && part !== '',
+  );
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
+export function parseEdgarSubmission(json: string): ParseOutcome {
+  let document: unknown;
+  try {
+    document = JSON.parse(json);
+  } catch (error) {
+    return { ok: false, reason: `not JSON (${(error as Error).message})` };
+  }
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    return { ok: false, reason: 'not a JSON object' };
+  }
+  const filer = document as Record<string, unknown>;
+  const cikText = typeof filer.cik === 'number' ? String(filer.cik) : text(filer.cik);
+  if (!cikText || !/^[0-9]{1,10}$/.test(cikText)) return { ok: false, reason: 'no CIK' };
+  const name = text(filer.name);
+  if (!name) return { ok: false, reason: `CIK ${cikText}: no name` };
+  const addresses = (filer.addresses ?? {}) as Record<string, EdgarAddress | undefined>;
+  // The business address is where the filer is; the mailing address only where it gets post, used
+  // when EDGAR has no business address (its fields all null, as for many individuals).
+  const business = addresses.business;
+  const address =
+    (business && (text(business.city) ?? text(business.street1)) ? business : undefined) ??
+    addresses.mailing ??
+    {};
+  const foreign = address.isForeignLocation === 1 || address.isForeignLocation === true;
+  return {
+    ok: true,
+    row: {
+      register_key: cikText.padStart(10, '0'),
+      country_code: 'US',
+      tax_identifier: einOf(filer.ein),
+      registration_number: null,
+      vat_number: null,
+      legal_name: name,
+      folded_name: foldText(name),
+      company_legal_status: 'unknown',
+      raw_status: null,
+      address: formatAddress(address) ?? null,
+      city_or_state: foreign ? null : (text(address.stateOrCountry) ?? null),
+    },
+  };
+}

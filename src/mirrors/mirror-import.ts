@@ -1,0 +1,208 @@
+import { opendir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DatabaseHandle } from '../db/database.js';
+import { LeaseLostError } from '../jobs/leases.js';
+import { type Clock, toTimestamp } from '../lib/clock.js';
+import type { IdGenerator } from '../lib/ids.js';
+import { type ParseOutcome, parseEdgarSubmission } from './edgar-submissions.js';
+import {
+  claimMirrorLease,
+  cleanUpMirror,
+  insertMirrorCompanies,
+  type MirrorCompanyRow,
+  releaseMirrorLease,
+  renewMirrorLease,
+} from './mirror.store.js';
+
+/** A register's bulk file format: how its records are listed and read one at a time. */
+export interface MirrorFormat {
+  /** The records of the file an operator placed, one at a time (never the whole file). */
+  records(path: string): AsyncIterable<{ label: string; text: string }>;
+  parse(text: string): ParseOutcome;
+}
+
+/**
+ * The SEC's submissions file, unpacked: a directory of `CIK##########.json` files. Each file is
+ * read on its own (the directory is listed lazily), so memory holds one filer at a time.
+ * Reading `submissions.zip` itself is not done yet: unpack it first (docs/sources/edgar.md).
+ */
+export const EDGAR_SUBMISSIONS: MirrorFormat = {
+  async *records(path) {
+    const directory = await opendir(path);
+    for await (const entry of directory) {
+      if (!entry.isFile() || !/^CIK[0-9]{10}\.json$/.test(entry.name)) continue;
+      yield { label: entry.name, text: await readFile(join(path, entry.name), 'utf8') };
+    }
+  },
+  parse: parseEdgarSubmission,
+};
+
+export const MIRROR_FORMATS: Record<string, MirrorFormat> = { edgar: EDGAR_SUBMISSIONS };
+
+export class MirrorError extends Error {
+  constructor(
+    readonly code: 'mirror_unknown' | 'mirror_busy' | 'mirror_file_unreadable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MirrorError';
+  }
+}
+
+export interface MirrorImportOptions {
+  name: string;
+  path: string;
+  /** When the file was retrieved from the register (default: the file's modification time). */
+  retrievedAt?: Date;
+  owner: string;
+  leaseMs?: number;
+  batchSize?: number;
+  /** How many skipped records are described (all are counted). */
+  describeSkipped?: number;
+  /** Called after each committed batch (the CLI reports progress; tests stop a process here). */
+  onBatch?(progress: { imported: number; skipped: number }): void | Promise<void>;
+}
+
+export interface MirrorImportResult {
+  version_id: string;
+  imported_rows: number;
+  skipped_rows: number;
+  skipped_examples: string[];
+  retrieved_at: string;
+}
+
+export const DEFAULT_MIRROR_LEASE_MS = 60_000;
+
+/**
+ * Imports a register's bulk file as a new version of its mirror, under the mirror's lease: rows
+ * are written in batches, each in its own transaction that first renews the lease; only when the
+ * whole file is in is the new version made the serving one and the previous superseded, in one
+ * transaction. Until then lookups keep reading the previous version; a crash leaves the new
+ * version `importing`, and the next import removes its rows.
+ */
+export async function importMirror(
+  database: DatabaseHandle,
+  deps: { clock: Clock; newId: IdGenerator },
+  options: MirrorImportOptions,
+): Promise<MirrorImportResult> {
+  const format = MIRROR_FORMATS[options.name];
+  if (!format) {
+    throw new MirrorError(
+      'mirror_unknown',
+      `no mirror named ${options.name} (known: ${Object.keys(MIRROR_FORMATS).join(', ')})`,
+    );
+  }
+  let retrievedAt = options.retrievedAt;
+  try {
+    retrievedAt ??= (await stat(options.path)).mtime;
+  } catch (error) {
+    throw new MirrorError('mirror_file_unreadable', `${options.path}: ${(error as Error).message}`);
+  }
+  const { db } = database;
+  const leaseMs = options.leaseMs ?? DEFAULT_MIRROR_LEASE_MS;
+  const lease = () => {
+    const now = deps.clock.now();
+    return {
+      name: options.name,
+      owner: options.owner,
+      now: toTimestamp(now),
+      leaseExpiresAt: toTimestamp(new Date(now.getTime() + leaseMs)),
+    };
+  };
+  if (!(await claimMirrorLease(db, lease()))) {
+    throw new MirrorError('mirror_busy', `another process is importing the ${options.name} mirror`);
+  }
+  const versionId = deps.newId('mrv');
+  let imported = 0;
+  let skipped = 0;
+  const examples: string[] = [];
+  try {
+    await cleanUpMirror(db, options.name, toTimestamp(deps.clock.now()));
+    await db
+      .insertInto('mirror_versions')
+      .values({
+        id: versionId,
+        mirror_name: options.name,
+        state: 'importing',
+        retrieved_at: toTimestamp(retrievedAt),
+        file: options.path,
+        error: null,
+        started_at: toTimestamp(deps.clock.now()),
+        finished_at: null,
+      })
+      .execute();
+
+    const batchSize = options.batchSize ?? 500;
+    let batch: MirrorCompanyRow[] = [];
+    const flush = async () => {
+      const rows = batch;
+      batch = [];
+      await database.transact(async (trx) => {
+        if (!(await renewMirrorLease(trx, lease()))) throw new LeaseLostError(options.name);
+        await insertMirrorCompanies(trx, rows);
+        await trx
+          .updateTable('mirror_versions')
+          .set({ imported_rows: imported + rows.length, skipped_rows: skipped })
+          .where('id', '=', versionId)
+          .execute();
+      });
+      imported += rows.length;
+      await options.onBatch?.({ imported, skipped });
+    };
+    for await (const record of format.records(options.path)) {
+      const parsed = format.parse(record.text);
+      if (!parsed.ok) {
+        skipped += 1;
+        if (examples.length < (options.describeSkipped ?? 5)) {
+          examples.push(`${record.label}: ${parsed.reason}`);
+        }
+        continue;
+      }
+      batch.push({ ...parsed.row, version_id: versionId });
+      if (batch.length >= batchSize) await flush();
+    }
+    await flush();
+
+    await database.transact(async (trx) => {
+      if (!(await renewMirrorLease(trx, lease()))) throw new LeaseLostError(options.name);
+      await trx
+        .updateTable('mirror_versions')
+        .set({ state: 'superseded' })
+        .where('mirror_name', '=', options.name)
+        .where('state', '=', 'ready')
+        .execute();
+      await trx
+        .updateTable('mirror_versions')
+        .set({
+          state: 'ready',
+          imported_rows: imported,
+          skipped_rows: skipped,
+          skipped_examples: JSON.stringify(examples),
+          finished_at: toTimestamp(deps.clock.now()),
+        })
+        .where('id', '=', versionId)
+        .execute();
+    });
+  } catch (error) {
+    await db
+      .updateTable('mirror_versions')
+      .set({
+        state: 'failed',
+        error: error instanceof Error ? error.message : String(error),
+        finished_at: toTimestamp(deps.clock.now()),
+      })
+      .where('id', '=', versionId)
+      .where('state', '=', 'importing')
+      .execute();
+    throw error;
+  } finally {
+    await releaseMirrorLease(db, options.name, options.owner);
+  }
+  return {
+    version_id: versionId,
+    imported_rows: imported,
+    skipped_rows: skipped,
+    skipped_examples: examples,
+    retrieved_at: toTimestamp(retrievedAt),
+  };
+}

@@ -1,0 +1,162 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, MirrorCompaniesTable, MirrorVersionsTable } from '../db/schema.js';
+import { holdsLease } from '../jobs/leases.js';
+
+export type MirrorCompanyRow = MirrorCompaniesTable;
+export type MirrorVersionRow = MirrorVersionsTable & {
+  imported_rows: number;
+  skipped_rows: number;
+  skipped_examples: string;
+};
+
+/**
+ * Claims the import lease of a mirror in one statement: the row is created, or taken over when
+ * its lease is free or expired. Returns whether this owner now holds it.
+ */
+export async function claimMirrorLease(
+  db: Kysely<Database>,
+  request: { name: string; owner: string; now: string; leaseExpiresAt: string },
+): Promise<boolean> {
+  const result = await sql<{ name: string }>`
+    insert into mirrors (name, lease_owner, lease_expires_at)
+    values (${request.name}, ${request.owner}, ${request.leaseExpiresAt})
+    on conflict (name) do update
+      set lease_owner = excluded.lease_owner, lease_expires_at = excluded.lease_expires_at
+      where mirrors.lease_expires_at is null or mirrors.lease_expires_at <= ${request.now}
+    returning name`.execute(db);
+  return result.rows.length === 1;
+}
+
+/** Extends the lease while it is still held; false when it was lost (taken over or expired). */
+export async function renewMirrorLease(
+  db: Kysely<Database>,
+  request: { name: string; owner: string; now: string; leaseExpiresAt: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('mirrors')
+    .set({ lease_expires_at: request.leaseExpiresAt })
+    .where('name', '=', request.name)
+    .where(holdsLease(request.owner, request.now))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function releaseMirrorLease(
+  db: Kysely<Database>,
+  name: string,
+  owner: string,
+): Promise<void> {
+  await db
+    .updateTable('mirrors')
+    .set({ lease_owner: null, lease_expires_at: null })
+    .where('name', '=', name)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/**
+ * Removes what earlier imports left behind: the rows of every version that is not the serving
+ * one (an import that crashed, failed or was superseded), and marks a crashed import failed.
+ */
+export async function cleanUpMirror(db: Kysely<Database>, name: string, now: string) {
+  await db
+    .updateTable('mirror_versions')
+    .set({ state: 'failed', error: 'the import stopped before it completed', finished_at: now })
+    .where('mirror_name', '=', name)
+    .where('state', '=', 'importing')
+    .execute();
+  await db
+    .deleteFrom('mirror_companies')
+    .where('version_id', 'in', (q) =>
+      q
+        .selectFrom('mirror_versions')
+        .select('id')
+        .where('mirror_name', '=', name)
+        .where('state', '!=', 'ready'),
+    )
+    .execute();
+}
+
+export async function insertMirrorCompanies(
+  db: Kysely<Database>,
+  rows: readonly MirrorCompanyRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  // A register key seen twice in one file keeps its first row rather than failing the batch.
+  await db
+    .insertInto('mirror_companies')
+    .values([...rows])
+    .onConflict((oc) => oc.columns(['version_id', 'register_key']).doNothing())
+    .execute();
+}
+
+/** The serving version of a mirror, if one was ever imported completely. */
+export async function findReadyVersion(
+  db: Kysely<Database>,
+  name: string,
+): Promise<MirrorVersionRow | undefined> {
+  return (await db
+    .selectFrom('mirror_versions')
+    .selectAll()
+    .where('mirror_name', '=', name)
+    .where('state', '=', 'ready')
+    .executeTakeFirst()) as MirrorVersionRow | undefined;
+}
+
+/** Every version of every mirror, newest first, with the lease holder of its mirror. */
+export async function listMirrorVersions(db: Kysely<Database>): Promise<MirrorVersionRow[]> {
+  return (await db
+    .selectFrom('mirror_versions')
+    .selectAll()
+    .orderBy('started_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute()) as MirrorVersionRow[];
+}
+
+export type MirrorNumberColumn = 'tax_identifier' | 'registration_number' | 'vat_number';
+
+export async function findMirrorCompaniesByNumber(
+  db: Kysely<Database>,
+  versionId: string,
+  column: MirrorNumberColumn,
+  normalized: string,
+): Promise<MirrorCompanyRow[]> {
+  return db
+    .selectFrom('mirror_companies')
+    .selectAll()
+    .where('version_id', '=', versionId)
+    .where(column, '=', normalized)
+    .orderBy('register_key')
+    .limit(10)
+    .execute();
+}
+
+/**
+ * Companies whose folded name starts with the folded words asked for: a prefix range, so the name
+ * index serves it on both dialects (a `like '%...%'` would scan every company of the register).
+ * The range ends at the prefix with its last character incremented; a PostgreSQL collation that
+ * orders by letters first may let a name through that only starts alike after spaces are ignored,
+ * so the caller keeps only names that really start with the prefix.
+ */
+export async function searchMirrorCompaniesByName(
+  db: Kysely<Database>,
+  versionId: string,
+  foldedPrefix: string,
+  limit: number,
+): Promise<MirrorCompanyRow[]> {
+  return db
+    .selectFrom('mirror_companies')
+    .selectAll()
+    .where('version_id', '=', versionId)
+    .where('folded_name', '>=', foldedPrefix)
+    .where('folded_name', '<', prefixEnd(foldedPrefix))
+    .orderBy('folded_name')
+    .orderBy('register_key')
+    .limit(limit)
+    .execute();
+}
+
+function prefixEnd(prefix: string): string {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return `${prefix.slice(0, -1)}${String.fromCharCode(last + 1)}`;
+}
