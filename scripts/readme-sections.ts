@@ -24,15 +24,19 @@ export function renderConfigTable(): string {
   );
 }
 
-/** Every runnable command (leaves of the command tree), with its required options. */
+/** Every runnable command (leaves of the command tree), with its arguments and required options. */
 function leafCommands(command: Command, prefix: string[] = []): Array<[string, Command]> {
   return command.commands.flatMap((child) => {
     const path = [...prefix, child.name()];
     if (child.commands.length > 0) return leafCommands(child, path);
+    // Positional arguments as commander shows them (<required>, [optional]), then required options.
+    const positional = child.registeredArguments.map((argument) =>
+      argument.required ? `<${argument.name()}>` : `[${argument.name()}]`,
+    );
     const required = child.options
       .filter((option) => option.mandatory)
       .map((option) => option.flags);
-    return [[[...path, ...required].join(' '), child] as [string, Command]];
+    return [[[...path, ...positional, ...required].join(' '), child] as [string, Command]];
   });
 }
 
