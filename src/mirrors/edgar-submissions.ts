@@ -5,7 +5,7 @@ import type { MirrorCompanyRow } from './mirror.store.js';
  * One filer of the SEC's bulk submissions file (`submissions.zip`, rebuilt nightly: one
  * `CIK##########.json` per filer, the same document data.sec.gov/submissions/ serves), read into
  * a mirror row. Documented at https://www.sec.gov/search-filings/edgar-application-programming-interfaces
- * ("Submissions by company", "Bulk data"); see docs/sources/edgar.md.
+ * ("Submissions by company", "Bulk data"); docs/decisions.md ("Register mirrors") says what is read and how.
  *
  * EDGAR records no legal status (no active, dissolved or insolvent): every filer's status is
  * `unknown` and no raw status is claimed (docs/decisions.md, "SEC EDGAR has no legal status").

@@ -24,7 +24,7 @@ export interface MirrorFormat {
 /**
  * The SEC's submissions file, unpacked: a directory of `CIK##########.json` files. Each file is
  * read on its own (the directory is listed lazily), so memory holds one filer at a time.
- * Reading `submissions.zip` itself is not done yet: unpack it first (docs/sources/edgar.md).
+ * Reading `submissions.zip` itself is not done yet: unpack it first (docs/decisions.md, "Register mirrors").
  */
 export const EDGAR_SUBMISSIONS: MirrorFormat = {
   async *records(path) {
