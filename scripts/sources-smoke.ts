@@ -19,6 +19,7 @@ import type { IdentifierType } from '../src/formats/format-rule.js';
 import { checkFormat } from '../src/formats/registry.js';
 import { systemClock } from '../src/lib/clock.js';
 import { memoryTokenBuckets } from '../src/lib/token-bucket.js';
+import { COVERAGE_ONLY_DATABASE } from '../src/sources/live-coverage.js';
 import { LIVE_SOURCE_NAMES, type LiveSourceName } from '../src/sources/live-source-names.js';
 import { LIVE_SOURCES } from '../src/sources/live-sources.js';
 import type { CompanyLegalStatus, CompanyRecord } from '../src/sources/registry-source.js';
@@ -44,7 +45,8 @@ interface SmokeCase {
  * Long-lived, listed companies whose numbers and status are public and stable. GLEIF matches a
  * German number without its court, so an `ambiguous` answer that includes the company is right.
  */
-const CASES: Record<LiveSourceName, SmokeCase> = {
+// EDGAR is a mirror: it answers from the database, so there is no register to call here.
+const CASES: Record<Exclude<LiveSourceName, 'edgar'>, SmokeCase> = {
   companies_house: {
     countryCode: 'GB',
     identifierType: 'registration_number',
@@ -174,6 +176,10 @@ async function smoke(
   config: LiveSourcesConfig,
   probe: Agent,
 ): Promise<boolean> {
+  if (source === 'edgar') {
+    say(source, 'skipped: a mirror, never called per lookup (npx firmwatch mirror status)');
+    return false;
+  }
   const smokeCase = CASES[source];
   const missing = (LIVE_SOURCES[source].credentials ?? []).filter(
     (variable) => !config.credentials[variable],
@@ -196,6 +202,7 @@ async function smoke(
     return true;
   }
   const definition = LIVE_SOURCES[source];
+  if (definition.budget === 'mirror') return false;
   const client = createUpstreamClient(
     { ...DEFAULT_UPSTREAM_POLICY, name: source, budget: definition.budget },
     { clock: systemClock, buckets: memoryTokenBuckets() },
@@ -206,6 +213,8 @@ async function smoke(
       baseUrl,
       credentials: config.credentials,
       clock: systemClock,
+      // Not a mirror (returned above): no database is read.
+      database: COVERAGE_ONLY_DATABASE,
     });
     const result = await adapter.lookup({
       countryCode: smokeCase.countryCode,

@@ -93,6 +93,8 @@ export async function startServer(
     // Upstream budgets share the rate limits' store: Redis when configured, so every node stays
     // inside one key's limit together.
     live = createLiveSource(config.liveSources, { database, clock, buckets: rateLimitStore });
+    // A mirror's coverage (GET /countries) is read once here: an import is served after a restart.
+    await live.refreshMirrors();
     const domain = domainDeps({
       clock,
       newId,

@@ -105,6 +105,7 @@ export async function startWorker(
   };
   try {
     await migrateToLatest(database);
+    await live.refreshMirrors();
     const deps = domainDeps({
       clock,
       newId: createIdGenerator(clock),

@@ -50,6 +50,7 @@ describe('configuration', () => {
           'cvr',
           'uid',
           'bolagsverket',
+          'edgar',
           'gleif',
         ],
         credentials: {},

@@ -1,3 +1,4 @@
+import type { DatabaseHandle } from '../db/database.js';
 import type { IdentifierType } from '../formats/format-rule.js';
 import { systemClock } from '../lib/clock.js';
 import {
@@ -36,6 +37,13 @@ export interface LiveRegister {
   source: RegistrySource;
 }
 
+/** A database that is never read: the coverage of a mirror built on it is that of no data yet. */
+export const COVERAGE_ONLY_DATABASE = new Proxy({} as DatabaseHandle, {
+  get() {
+    throw new Error('coverage only: no database is read');
+  },
+});
+
 let defaults: readonly LiveRegister[] | undefined;
 
 /**
@@ -59,6 +67,7 @@ export function defaultLiveRegisters(): readonly LiveRegister[] {
           (definition.credentials ?? []).map((variable) => [variable, 'coverage-only']),
         ),
         clock: systemClock,
+        database: COVERAGE_ONLY_DATABASE,
       }),
     };
   });

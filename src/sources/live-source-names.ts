@@ -16,6 +16,8 @@ export const LIVE_SOURCE_NAMES = [
   'cvr',
   'uid',
   'bolagsverket',
+  // A mirror (src/mirrors): read from the database, never called per lookup.
+  'edgar',
   'gleif',
 ] as const;
 export type LiveSourceName = (typeof LIVE_SOURCE_NAMES)[number];
@@ -32,6 +34,7 @@ export const LIVE_SOURCE_TITLES: Record<LiveSourceName, string> = {
   uid: 'Swiss UID register',
   bolagsverket: 'Bolagsverket high-value datasets (Sweden)',
   regon: 'Polish REGON register (GUS BIR1.1)',
+  edgar: 'SEC EDGAR (mirror of the submissions file)',
 };
 
 export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
@@ -46,6 +49,8 @@ export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
   uid: 'https://www.uid-wse.admin.ch',
   bolagsverket: 'https://gw.api.bolagsverket.se/vardefulla-datamangder/v1',
   regon: 'https://wyszukiwarkaregon.stat.gov.pl/wsBIR/UslugaBIRzewnPubl.svc',
+  // Not called: the mirror answers from the database; a filer's evidence links its page here.
+  edgar: 'https://www.sec.gov',
 };
 
 export type BaseUrlVariable = `${Uppercase<LiveSourceName>}_BASE_URL`;

@@ -11,6 +11,7 @@ import {
   companiesHouseSource,
 } from './companies-house/companies-house-source.js';
 import { CVR_BUDGET, cvrSource } from './cvr/cvr-source.js';
+import { type EdgarMirrorSource, edgarMirrorSource } from './edgar/edgar-mirror-source.js';
 import { GLEIF_BUDGET, gleifSource } from './gleif/gleif-source.js';
 import { KRS_BUDGET, krsSource } from './krs/krs-source.js';
 import type { LiveSourceName } from './live-source-names.js';
@@ -43,9 +44,14 @@ interface LiveSourceDefinition {
     credentials: Credentials;
     /** The live clock (an adapter that keeps an expiring OAuth token reads it). */
     clock: Clock;
+    /** The database (a mirror reads its imported register from it). */
+    database: DatabaseHandle;
   }): RegistrySource;
-  /** The upstream's documented limit, kept under (each adapter says how it was chosen). */
-  budget: BucketPolicy;
+  /**
+   * The upstream's documented limit, kept under (each adapter says how it was chosen). A mirror
+   * has none: it is given no upstream client and no record cache, as it never calls its register.
+   */
+  budget: BucketPolicy | 'mirror';
   /** Headers in which the upstream tells its own window, when it does (see the client). */
   rateLimitHeaders?: UpstreamPolicy['rateLimitHeaders'];
   /** How long a fetched record is served from the shared cache. */
@@ -150,6 +156,14 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
     partialCoverage:
       'The UID register records no insolvency proceedings (liquidation only through the name\'s "in Liquidation"), and a provisional, reactivating or cancelled UID entry\'s status is unknown.',
   },
+  edgar: {
+    build: ({ database, baseUrl }) => edgarMirrorSource({ database, baseUrl }),
+    budget: 'mirror',
+    cacheTtlMs: 0,
+    // docs/sources/edgar.md: the submissions file holds SEC filers only, and no legal status.
+    partialCoverage:
+      'The SEC EDGAR mirror holds only SEC filers (a company that never filed with the SEC is not_matched), answers from the file as of its import, and EDGAR records no legal status.',
+  },
   bolagsverket: {
     build: ({ client, baseUrl, credentials, clock }) =>
       bolagsverketSource({
@@ -170,6 +184,8 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
 };
 
 export interface LiveSource extends RegistrySource {
+  /** Reads which mirrors have data (their coverage follows); awaited at startup. */
+  refreshMirrors(): Promise<void>;
   /** Closes the upstream connections. */
   close(): Promise<void>;
 }
@@ -190,14 +206,22 @@ export function createLiveSource(
 ): LiveSource {
   const clients: UpstreamClient[] = [];
   const sources: RegistrySource[] = [];
+  const mirrors: EdgarMirrorSource[] = [];
   for (const name of config.enabled) {
     const definition = LIVE_SOURCES[name];
     if (!(definition.credentials ?? []).every((variable) => config.credentials[variable])) continue;
+    const { budget } = definition;
+    if (budget === 'mirror') {
+      const mirror = edgarMirrorSource({ database: deps.database, baseUrl: config.baseUrls[name] });
+      mirrors.push(mirror);
+      sources.push(mirror);
+      continue;
+    }
     const client = createUpstreamClient(
       {
         ...DEFAULT_UPSTREAM_POLICY,
         name,
-        budget: definition.budget,
+        budget,
         ...(definition.rateLimitHeaders ? { rateLimitHeaders: definition.rateLimitHeaders } : {}),
       },
       { clock: deps.clock, buckets: deps.buckets, dispatcher: deps.dispatcher },
@@ -208,6 +232,7 @@ export function createLiveSource(
       baseUrl: config.baseUrls[name],
       credentials: config.credentials,
       clock: deps.clock,
+      database: deps.database,
     });
     sources.push(
       withRecordCache(source, {
@@ -220,7 +245,18 @@ export function createLiveSource(
   }
   const routed = sources.length > 0 ? routedSource(sources) : noRegistrySource;
   return {
-    ...routed,
+    info: routed.info,
+    get coverage() {
+      return routed.coverage;
+    },
+    supports: routed.supports,
+    ...(routed.notSupportedReason ? { notSupportedReason: routed.notSupportedReason } : {}),
+    lookup: routed.lookup,
+    searches: routed.searches,
+    search: routed.search,
+    async refreshMirrors() {
+      await Promise.all(mirrors.map((mirror) => mirror.refresh()));
+    },
     async close() {
       await Promise.all(clients.map((client) => client.close()));
     },

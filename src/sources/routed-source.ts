@@ -40,10 +40,12 @@ export function mergeCoverage(sources: readonly RegistrySource[]): SourceCoverag
  * answer names that register.
  */
 export function routedSource(sources: readonly RegistrySource[]): RegistrySource {
-  const coverage = mergeCoverage(sources);
   return {
     info: { source_type: 'official_public_record', source_name: 'firmwatch live registers' },
-    coverage,
+    // Read each time: a mirror's coverage follows whether its data is ready.
+    get coverage() {
+      return mergeCoverage(sources);
+    },
     supports: (country, type, normalized) =>
       sources.some((source) => source.supports(country, type, normalized)),
     notSupportedReason: (country, type, normalized) =>

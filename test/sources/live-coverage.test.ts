@@ -94,9 +94,12 @@ describe('default live coverage', () => {
       register: { name: 'companies_house' },
       notSupportedReason: expect.stringContaining('HMRC'),
     });
+    // The EDGAR mirror declares nothing until a version is imported, and says so.
     expect(defaultLiveCoverageOf('US', 'tax_identifier')).toEqual({
       registryMatch: 'not_supported',
       companyLegalStatus: 'not_supported',
+      notSupportedReason:
+        'the SEC EDGAR mirror has no data yet (firmwatch mirror refresh edgar --file ...)',
     });
   });
 });

@@ -72,6 +72,7 @@ describe.each(DIALECTS)('credits for evidence, not for attempts [%s]', (dialect)
           recherche_entreprises: 'http://127.0.0.1:9',
           ares: 'http://127.0.0.1:9',
           gleif: 'http://127.0.0.1:9',
+          edgar: 'http://127.0.0.1:9',
           prh: 'http://127.0.0.1:9',
           krs: 'http://127.0.0.1:9',
           cvr: 'http://127.0.0.1:9',

@@ -1,0 +1,139 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/lib/clock.js';
+import { createIdGenerator } from '../../src/lib/ids.js';
+import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
+import { importMirror } from '../../src/mirrors/mirror-import.js';
+import { LIVE_SOURCE_DEFAULT_BASE_URLS } from '../../src/sources/live-source-names.js';
+import { createLiveSource, type LiveSource } from '../../src/sources/live-sources.js';
+import { sandboxSource } from '../../src/sources/sandbox/sandbox-source.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
+import { get, type Json, post, readJson } from '../helpers/http.js';
+
+/**
+ * The SEC EDGAR mirror as the live US source, through the HTTP API: before any import US is
+ * not_supported; after importing the samples (in the SEC's submissions format;
+ * test/fixtures/sources/edgar/README.md cites the documents) a live EIN check and a live search
+ * answer from the mirror. No register is called: the mirror reads the database.
+ */
+const SAMPLES = join(import.meta.dirname, '../fixtures/sources/edgar/submissions');
+const RETRIEVED = '2026-11-20T03:00:00.000Z';
+
+let dir: string;
+let files: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'firmwatch-edgar-source-'));
+  files = join(dir, 'submissions');
+  cpSync(SAMPLES, files, { recursive: true });
+  // A malformed filer: counted and skipped at import, never served.
+  writeFileSync(join(files, 'CIK0000000002.json'), '{"cik":"0000000002","name":"TRUNCATED');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe.each(DIALECTS)('the SEC EDGAR mirror as a live source [%s]', (dialect) => {
+  let database: TestDatabase;
+  const sources: LiveSource[] = [];
+  const apps: TestApp[] = [];
+
+  /** The app as `serve` starts it: the live source reads which mirrors have data first. */
+  async function start() {
+    const live = createLiveSource(
+      {
+        enabled: ['edgar'],
+        credentials: {},
+        // The default: where a filer's EDGAR page is linked (the mirror calls no one).
+        baseUrls: LIVE_SOURCE_DEFAULT_BASE_URLS,
+      },
+      { database, clock: systemClock, buckets: memoryTokenBuckets() },
+    );
+    sources.push(live);
+    await live.refreshMirrors();
+    const t = await startTestApp({ database, sources: { sandbox: sandboxSource(), live } });
+    apps.push(t);
+    const created = await t.createKey({ environment: 'live' });
+    await t.fundWorkspace(created.workspace_id, 10);
+    return { t, key: created.key };
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await Promise.all(sources.map((source) => source.close()));
+    await database.cleanup();
+  });
+
+  it('keeps US not_supported before any import, then answers EIN checks and searches from the imported file', async () => {
+    const before = await start();
+    const country = await readJson(await get(before.t.baseUrl, '/countries/US', before.key));
+    expect(country).toMatchObject({
+      company_search: 'not_supported',
+      identifier_capabilities: [
+        { registry_match: 'not_supported', company_legal_status: 'not_supported' },
+      ],
+    });
+    const unsupported = await readJson(
+      await post(
+        before.t.baseUrl,
+        '/checks',
+        { identifier_type: 'tax_identifier', identifier: '94-2404110', country_code: 'US' },
+        before.key,
+      ),
+    );
+    expect(unsupported.registry_match_status).toBe('not_supported');
+    expect(JSON.stringify(unsupported)).toContain('the SEC EDGAR mirror has no data yet');
+
+    const imported = await importMirror(
+      database,
+      { clock: systemClock, newId: createIdGenerator(systemClock) },
+      { name: 'edgar', path: files, retrievedAt: new Date(RETRIEVED), owner: 'test' },
+    );
+    expect(imported).toMatchObject({ imported_rows: 3, skipped_rows: 1 });
+
+    const { t, key } = await start();
+    const covered = await readJson(await get(t.baseUrl, '/countries/US', key));
+    expect(covered).toMatchObject({
+      company_search: 'partial',
+      identifier_capabilities: [
+        {
+          identifier_type: 'tax_identifier',
+          registry_match: 'partial',
+          tax_authority_check: 'not_supported',
+          company_legal_status: 'not_supported',
+        },
+      ],
+    });
+    const check = async (identifier: string) =>
+      readJson(
+        await post(
+          t.baseUrl,
+          '/checks',
+          { identifier_type: 'tax_identifier', identifier, country_code: 'US' },
+          key,
+        ),
+      );
+    const apple = await check('94-2404110');
+    expect(apple.registry_match_status).toBe('matched');
+    expect(apple.company.legal_name).toBe('Apple Inc.');
+    expect(apple.company_legal_status).toBe('unknown');
+    expect(apple.credits_used).toBe(1);
+    const evidence = apple.evidence.find((e: Json) => e.dimension === 'registry_match');
+    expect(evidence).toMatchObject({
+      source_name: 'SEC EDGAR',
+      source_url: 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&CIK=0000320193',
+      retrieved_at: RETRIEVED,
+    });
+
+    const unknown = await check('12-3456789');
+    expect(unknown.registry_match_status).toBe('not_matched');
+
+    const search = await readJson(
+      await post(t.baseUrl, '/companies/search', { country_code: 'US', name: 'micro' }, key),
+    );
+    expect(search.data.map((c: Json) => c.legal_name)).toEqual(['MICROSOFT CORP']);
+  });
+});
