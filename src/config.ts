@@ -189,7 +189,10 @@ export const CONFIG_VARIABLES = [
   ...LIVE_SOURCE_NAMES.map((source) => ({
     name: baseUrlVariable(source),
     default: LIVE_SOURCE_DEFAULT_BASE_URLS[source],
-    meaning: `Base URL of the ${LIVE_SOURCE_TITLES[source]} API (a mirror or a test double)`,
+    meaning:
+      source === 'edgar'
+        ? 'Where evidence from the SEC EDGAR mirror links a filer\'s EDGAR page (the mirror calls no one)'
+        : `Base URL of the ${LIVE_SOURCE_TITLES[source]} API (a mirror or a test double)`,
   })),
 ] as const satisfies readonly { name: string; default: string; meaning: string }[];
 
