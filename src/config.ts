@@ -177,7 +177,7 @@ export const CONFIG_VARIABLES = [
   {
     name: 'LIVE_SOURCES',
     default:
-      'companies_house,brreg,recherche_entreprises,ares,prh,krs,regon,cvr,uid,bolagsverket,gleif',
+      'companies_house,brreg,recherche_entreprises,ares,prh,krs,regon,cvr,uid,bolagsverket,edgar,gleif',
     meaning:
       'The company registers live checks, searches and monitors ask, in the order they are tried for a country (`none` for none); see `docs/sources.md`. Sandbox keys never use them',
   },

@@ -66,6 +66,7 @@ describe('configuration', () => {
           uid: 'https://www.uid-wse.admin.ch',
           bolagsverket: 'https://gw.api.bolagsverket.se/vardefulla-datamangder/v1',
           regon: 'https://wyszukiwarkaregon.stat.gov.pl/wsBIR/UslugaBIRzewnPubl.svc',
+          edgar: 'https://www.sec.gov',
         },
       },
     });
