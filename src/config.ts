@@ -191,7 +191,7 @@ export const CONFIG_VARIABLES = [
     default: LIVE_SOURCE_DEFAULT_BASE_URLS[source],
     meaning:
       source === 'edgar'
-        ? 'Where evidence from the SEC EDGAR mirror links a filer\'s EDGAR page (the mirror calls no one)'
+        ? "Where evidence from the SEC EDGAR mirror links a filer's EDGAR page (the mirror calls no one)"
         : `Base URL of the ${LIVE_SOURCE_TITLES[source]} API (a mirror or a test double)`,
   })),
 ] as const satisfies readonly { name: string; default: string; meaning: string }[];

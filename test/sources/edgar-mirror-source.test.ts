@@ -135,5 +135,18 @@ describe.each(DIALECTS)('the SEC EDGAR mirror as a live source [%s]', (dialect) 
       await post(t.baseUrl, '/companies/search', { country_code: 'US', name: 'micro' }, key),
     );
     expect(search.data.map((c: Json) => c.legal_name)).toEqual(['MICROSOFT CORP']);
+
+    // A sandbox key never reaches the mirror.
+    const sandboxKey = (await t.createKey({ environment: 'sandbox' })).key;
+    const sandbox = await readJson(
+      await post(
+        t.baseUrl,
+        '/checks',
+        { identifier_type: 'tax_identifier', identifier: '94-2404110', country_code: 'US' },
+        sandboxKey,
+      ),
+    );
+    expect(sandbox.evidence.map((e: Json) => e.source_name)).not.toContain('SEC EDGAR');
+    expect(sandbox.credits_used).toBe(0);
   });
 });
