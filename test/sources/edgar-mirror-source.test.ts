@@ -85,7 +85,7 @@ describe.each(DIALECTS)('the SEC EDGAR mirror as a live source [%s]', (dialect) 
       ),
     );
     expect(unsupported.registry_match_status).toBe('not_supported');
-    expect(JSON.stringify(unsupported)).toContain('the SEC EDGAR mirror has no data yet');
+    expect(JSON.stringify(unsupported)).toContain('The SEC EDGAR mirror has no data yet');
 
     const imported = await importMirror(
       database,

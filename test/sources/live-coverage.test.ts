@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.js';
 import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
+import { EDGAR_NO_DATA_REASON } from '../../src/sources/edgar/edgar-mirror-source.js';
 import {
   defaultLiveCoverageOf,
   defaultLiveRegisters,
@@ -98,8 +99,7 @@ describe('default live coverage', () => {
     expect(defaultLiveCoverageOf('US', 'tax_identifier')).toEqual({
       registryMatch: 'not_supported',
       companyLegalStatus: 'not_supported',
-      notSupportedReason:
-        'the SEC EDGAR mirror has no data yet (firmwatch mirror refresh edgar --file ...)',
+      notSupportedReason: EDGAR_NO_DATA_REASON,
     });
   });
 });

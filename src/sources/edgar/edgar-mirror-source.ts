@@ -27,7 +27,7 @@ const EDGAR_COVERAGE: SourceCoverage = {
 };
 
 export const EDGAR_NO_DATA_REASON =
-  'the SEC EDGAR mirror has no data yet (firmwatch mirror refresh edgar --file ...)';
+  "The SEC EDGAR mirror has no data yet: once an operator imports the SEC's submissions file (firmwatch mirror refresh edgar --file <dir>), SEC filers' EINs are answered from it (partial: filers only).";
 
 export interface EdgarMirrorSource extends RegistrySource {
   /** Reads whether a version is ready; coverage follows it (docs/decisions.md, "Register mirrors"). */
