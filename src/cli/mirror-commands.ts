@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { listMirrorVersions } from '../mirrors/mirror.store.js';
-import { importMirror, MIRROR_FORMATS } from '../mirrors/mirror-import.js';
+import { MIRROR_NAMES } from '../mirrors/mirror-formats.js';
+import { importMirror } from '../mirrors/mirror-import.js';
 import { createOption, withDatabase } from './database-command.js';
 import { CliError, jsonOption, printResult, type RunCommand } from './output.js';
 
@@ -27,7 +28,7 @@ export function addMirrorCommands(program: Command, run: RunCommand): void {
           ...version,
           skipped_examples: JSON.parse(version.skipped_examples) as string[],
         }));
-        const lines = Object.keys(MIRROR_FORMATS).map((name) => {
+        const lines = MIRROR_NAMES.map((name) => {
           const mine = rows.filter((row) => row.mirror_name === name);
           if (mine.length === 0) return `${name}: no data yet (never imported)`;
           return [
@@ -46,7 +47,7 @@ export function addMirrorCommands(program: Command, run: RunCommand): void {
     .description(
       'Import a bulk file an operator placed as the new version of a mirror (downloading it is not done yet). The previous version keeps answering until the import completes.',
     )
-    .argument('<name>', `the mirror (${Object.keys(MIRROR_FORMATS).join(', ')})`)
+    .argument('<name>', `the mirror (${MIRROR_NAMES.join(', ')})`)
     .requiredOption('--file <path>', 'the file (for edgar: the unpacked submissions.zip directory)')
     .option(
       '--retrieved-at <time>',

@@ -363,6 +363,8 @@ export interface MirrorCompaniesTable {
   folded_name: string;
   company_legal_status: string;
   raw_status: string | null;
+  legal_form: string | null;
+  incorporation_date: string | null;
   address: string | null;
   city_or_state: string | null;
 }

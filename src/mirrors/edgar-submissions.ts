@@ -1,5 +1,7 @@
+import { opendir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { foldText } from '../sources/source-text.js';
-import type { MirrorCompanyRow } from './mirror.store.js';
+import type { MirrorFormat, ParseOutcome } from './mirror-format.js';
 
 /**
  * One filer of the SEC's bulk submissions file (`submissions.zip`, rebuilt nightly: one
@@ -10,10 +12,6 @@ import type { MirrorCompanyRow } from './mirror.store.js';
  * EDGAR records no legal status (no active, dissolved or insolvent): every filer's status is
  * `unknown` and no raw status is claimed (docs/decisions.md, "SEC EDGAR has no legal status").
  */
-export type ParsedRow = Omit<MirrorCompanyRow, 'version_id'>;
-
-export type ParseOutcome = { ok: true; row: ParsedRow } | { ok: false; reason: string };
-
 interface EdgarAddress {
   street1?: unknown;
   street2?: unknown;
@@ -80,8 +78,28 @@ export function parseEdgarSubmission(json: string): ParseOutcome {
       folded_name: foldText(name),
       company_legal_status: 'unknown',
       raw_status: null,
+      legal_form: null,
+      incorporation_date: null,
       address: formatAddress(address) ?? null,
       city_or_state: foreign ? null : (text(address.stateOrCountry) ?? null),
     },
   };
 }
+
+/**
+ * The SEC's submissions file, unpacked: a directory of `CIK##########.json` files. Each file is
+ * read on its own (the directory is listed lazily), so memory holds one filer at a time.
+ * Reading `submissions.zip` itself is not done yet: unpack it first (docs/decisions.md, "Register mirrors").
+ */
+export const EDGAR_SUBMISSIONS: MirrorFormat = {
+  async *read(path) {
+    const directory = await opendir(path);
+    for await (const entry of directory) {
+      if (!entry.isFile() || !/^CIK[0-9]{10}\.json$/.test(entry.name)) continue;
+      yield {
+        label: entry.name,
+        ...parseEdgarSubmission(await readFile(join(path, entry.name), 'utf8')),
+      };
+    }
+  },
+};

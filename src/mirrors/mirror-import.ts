@@ -1,10 +1,8 @@
-import { opendir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
 import type { DatabaseHandle } from '../db/database.js';
 import { LeaseLostError } from '../jobs/leases.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { IdGenerator } from '../lib/ids.js';
-import { type ParseOutcome, parseEdgarSubmission } from './edgar-submissions.js';
 import {
   claimMirrorLease,
   cleanUpMirror,
@@ -13,31 +11,7 @@ import {
   releaseMirrorLease,
   renewMirrorLease,
 } from './mirror.store.js';
-
-/** A register's bulk file format: how its records are listed and read one at a time. */
-export interface MirrorFormat {
-  /** The records of the file an operator placed, one at a time (never the whole file). */
-  records(path: string): AsyncIterable<{ label: string; text: string }>;
-  parse(text: string): ParseOutcome;
-}
-
-/**
- * The SEC's submissions file, unpacked: a directory of `CIK##########.json` files. Each file is
- * read on its own (the directory is listed lazily), so memory holds one filer at a time.
- * Reading `submissions.zip` itself is not done yet: unpack it first (docs/decisions.md, "Register mirrors").
- */
-export const EDGAR_SUBMISSIONS: MirrorFormat = {
-  async *records(path) {
-    const directory = await opendir(path);
-    for await (const entry of directory) {
-      if (!entry.isFile() || !/^CIK[0-9]{10}\.json$/.test(entry.name)) continue;
-      yield { label: entry.name, text: await readFile(join(path, entry.name), 'utf8') };
-    }
-  },
-  parse: parseEdgarSubmission,
-};
-
-export const MIRROR_FORMATS: Record<string, MirrorFormat> = { edgar: EDGAR_SUBMISSIONS };
+import { isMirrorName, MIRROR_FORMATS, MIRROR_NAMES } from './mirror-formats.js';
 
 export class MirrorError extends Error {
   constructor(
@@ -85,13 +59,13 @@ export async function importMirror(
   deps: { clock: Clock; newId: IdGenerator },
   options: MirrorImportOptions,
 ): Promise<MirrorImportResult> {
-  const format = MIRROR_FORMATS[options.name];
-  if (!format) {
+  if (!isMirrorName(options.name)) {
     throw new MirrorError(
       'mirror_unknown',
-      `no mirror named ${options.name} (known: ${Object.keys(MIRROR_FORMATS).join(', ')})`,
+      `no mirror named ${options.name} (known: ${MIRROR_NAMES.join(', ')})`,
     );
   }
+  const format = MIRROR_FORMATS[options.name];
   let retrievedAt = options.retrievedAt;
   try {
     retrievedAt ??= (await stat(options.path)).mtime;
@@ -149,16 +123,15 @@ export async function importMirror(
       imported += rows.length;
       await options.onBatch?.({ imported, skipped });
     };
-    for await (const record of format.records(options.path)) {
-      const parsed = format.parse(record.text);
-      if (!parsed.ok) {
+    for await (const record of format.read(options.path)) {
+      if (!record.ok) {
         skipped += 1;
         if (examples.length < (options.describeSkipped ?? 5)) {
-          examples.push(`${record.label}: ${parsed.reason}`);
+          examples.push(`${record.label}: ${record.reason}`);
         }
         continue;
       }
-      batch.push({ ...parsed.row, version_id: versionId });
+      batch.push({ ...record.row, version_id: versionId });
       if (batch.length >= batchSize) await flush();
     }
     await flush();

@@ -11,20 +11,9 @@ import { LIVE_SOURCES } from './live-sources.js';
 import type { RegistrySource } from './registry-source.js';
 import { mergeCoverage } from './routed-source.js';
 import type { Coverage, SourceCoverage } from './source-coverage.js';
-import type { UpstreamClient } from './upstream/upstream-client.js';
+import { uncalledClient } from './upstream/upstream-client.js';
 
-/**
- * A client that never connects. Building an adapter only declares its coverage; a lookup through
- * this client fails instead of reaching a register, so reading coverage can never call one.
- */
-const COVERAGE_ONLY_CLIENT: UpstreamClient = {
-  name: 'coverage_only',
-  getJson: () => Promise.reject(new Error('coverage only: no register is called')),
-  postJson: () => Promise.reject(new Error('coverage only: no register is called')),
-  postText: () => Promise.reject(new Error('coverage only: no register is called')),
-  postForm: () => Promise.reject(new Error('coverage only: no register is called')),
-  close: async () => {},
-};
+const COVERAGE_ONLY_CLIENT = uncalledClient('coverage only: no register is called');
 
 /** One live register as the default live configuration has it, for what it declares. */
 export interface LiveRegister {

@@ -11,10 +11,11 @@ import {
   companiesHouseSource,
 } from './companies-house/companies-house-source.js';
 import { CVR_BUDGET, cvrSource } from './cvr/cvr-source.js';
-import { type EdgarMirrorSource, edgarMirrorSource } from './edgar/edgar-mirror-source.js';
+import { EDGAR_MIRROR } from './edgar/edgar-mirror.js';
 import { GLEIF_BUDGET, gleifSource } from './gleif/gleif-source.js';
 import { KRS_BUDGET, krsSource } from './krs/krs-source.js';
 import type { LiveSourceName } from './live-source-names.js';
+import { isMirrorSource, type MirrorSource, mirrorSource } from './mirror-source.js';
 import { PRH_BUDGET, prhSource } from './prh/prh-source.js';
 import {
   RECHERCHE_ENTREPRISES_BUDGET,
@@ -32,6 +33,7 @@ import {
   type UpstreamClient,
   type UpstreamDeps,
   type UpstreamPolicy,
+  uncalledClient,
 } from './upstream/upstream-client.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -157,7 +159,7 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
       'The UID register records no insolvency proceedings (liquidation only through the name\'s "in Liquidation"), and a provisional, reactivating or cancelled UID entry\'s status is unknown.',
   },
   edgar: {
-    build: ({ database, baseUrl }) => edgarMirrorSource({ database, baseUrl }),
+    build: ({ database, baseUrl }) => mirrorSource(EDGAR_MIRROR, { database, baseUrl }),
     budget: 'mirror',
     cacheTtlMs: 0,
     // docs/sources/edgar.md: the submissions file holds SEC filers only, and no legal status.
@@ -206,13 +208,21 @@ export function createLiveSource(
 ): LiveSource {
   const clients: UpstreamClient[] = [];
   const sources: RegistrySource[] = [];
-  const mirrors: EdgarMirrorSource[] = [];
+  const mirrors: MirrorSource[] = [];
   for (const name of config.enabled) {
     const definition = LIVE_SOURCES[name];
     if (!(definition.credentials ?? []).every((variable) => config.credentials[variable])) continue;
     const { budget } = definition;
     if (budget === 'mirror') {
-      const mirror = edgarMirrorSource({ database: deps.database, baseUrl: config.baseUrls[name] });
+      const mirror = definition.build({
+        client: uncalledClient(`${name} is a mirror: it reads the database, never its register`),
+        baseUrl: config.baseUrls[name],
+        credentials: config.credentials,
+        clock: deps.clock,
+        database: deps.database,
+      });
+      if (!isMirrorSource(mirror))
+        throw new Error(`${name} has a mirror's budget but is no mirror`);
       mirrors.push(mirror);
       sources.push(mirror);
       continue;

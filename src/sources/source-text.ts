@@ -12,14 +12,15 @@ export function unavailableFrom(result: Extract<UpstreamResult, { kind: 'unavail
 }
 
 /**
- * The `city_or_state` filter of a company search: with no cities asked for, every record passes;
- * otherwise a record whose city (or US state) is one of them, compared as `foldText` does.
+ * The `city_or_state` filter of a company search: with no cities asked for (none, or an empty
+ * list, which the schema allows), every record passes; otherwise a record whose city (or US
+ * state) is one of them, compared as `foldText` does.
  */
 export function inCityOrState(
   record: { city_or_state?: string },
   cityOrState: readonly string[] | undefined,
 ): boolean {
-  if (!cityOrState) return true;
+  if (!cityOrState || cityOrState.length === 0) return true;
   if (record.city_or_state === undefined) return false;
   const city = foldText(record.city_or_state);
   return cityOrState.some((wanted) => foldText(wanted) === city);

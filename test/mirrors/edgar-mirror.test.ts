@@ -109,6 +109,8 @@ describe.each(DIALECTS)('the SEC EDGAR mirror [%s]', (dialect) => {
           folded_name: 'apple inc.',
           company_legal_status: 'unknown',
           raw_status: null,
+          legal_form: null,
+          incorporation_date: null,
           address: 'ONE APPLE PARK WAY, CUPERTINO, CA 95014',
           city_or_state: 'CA',
         },

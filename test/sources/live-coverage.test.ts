@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.js';
 import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
-import { EDGAR_NO_DATA_REASON } from '../../src/sources/edgar/edgar-mirror-source.js';
+import { EDGAR_NO_DATA_REASON } from '../../src/sources/edgar/edgar-mirror.js';
 import {
   defaultLiveCoverageOf,
   defaultLiveRegisters,

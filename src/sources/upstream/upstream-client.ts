@@ -421,3 +421,19 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
     },
   };
 }
+
+/**
+ * A client that never connects, for an adapter that must not call its register: one built only to
+ * declare its coverage, or a mirror (which answers from the database). A call fails with `why`.
+ */
+export function uncalledClient(why: string): UpstreamClient {
+  const fail = () => Promise.reject(new Error(why));
+  return {
+    name: 'uncalled',
+    getJson: fail,
+    postJson: fail,
+    postText: fail,
+    postForm: fail,
+    close: async () => {},
+  };
+}
