@@ -42,7 +42,7 @@ import { companiesRoutes } from './modules/companies/companies.routes.js';
 import { CompanySchema, SourceSchema } from './modules/companies/companies.schemas.js';
 import { countriesRoutes } from './modules/countries/countries.routes.js';
 import { CountryCapabilitySchema } from './modules/countries/countries.schemas.js';
-import { buildCountryCapabilities } from './modules/countries/countries.service.js';
+import { currentCapabilities } from './modules/countries/countries.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
 import { type PublicUrls, publicUrls } from './modules/discovery/discovery.service.js';
 import { referenceRoutes } from './modules/discovery/reference.routes.js';
@@ -197,8 +197,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { sources } = domain;
   await app.register(countriesRoutes, {
     capabilities: {
-      sandbox: buildCountryCapabilities(FORMAT_RULES, sources.sandbox.coverage),
-      live: buildCountryCapabilities(FORMAT_RULES, sources.live.coverage),
+      sandbox: currentCapabilities(FORMAT_RULES, sources.sandbox),
+      live: currentCapabilities(FORMAT_RULES, sources.live),
     },
   });
   await app.register(checksRoutes, { deps: domain });

@@ -9,6 +9,7 @@ import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { domainDeps } from './domain.js';
 import { scheduleIdempotencyPurge } from './jobs/idempotency-purge.js';
+import { scheduleMirrorCoverageRefresh } from './jobs/mirror-coverage.js';
 import { scheduleSnapshotRetention } from './jobs/snapshot-retention.js';
 import { systemClock } from './lib/clock.js';
 import { createIdGenerator } from './lib/ids.js';
@@ -93,7 +94,7 @@ export async function startServer(
     // Upstream budgets share the rate limits' store: Redis when configured, so every node stays
     // inside one key's limit together.
     live = createLiveSource(config.liveSources, { database, clock, buckets: rateLimitStore });
-    // A mirror's coverage (GET /countries) is read once here: an import is served after a restart.
+    // Which mirrors have data is read before the first request, then every minute (below).
     await live.refreshMirrors();
     const domain = domainDeps({
       clock,
@@ -123,6 +124,7 @@ export async function startServer(
 
     const stopIdempotencyPurge = scheduleIdempotencyPurge(database.db, clock, app.log);
     const stopSnapshotRetention = scheduleSnapshotRetention(database.db, clock, app.log);
+    const stopMirrorCoverageRefresh = scheduleMirrorCoverageRefresh(live, app.log);
     const background = config.workerInServe
       ? startBackgroundWork(database, domain, app.log, {
           webhookNetwork: options.webhookNetwork,
@@ -148,6 +150,7 @@ export async function startServer(
       async close() {
         stopIdempotencyPurge();
         stopSnapshotRetention();
+        stopMirrorCoverageRefresh();
         try {
           await background?.stop();
           // Drain first: requests arriving on open connections are answered 503 with

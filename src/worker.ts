@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { domainDeps } from './domain.js';
+import { scheduleMirrorCoverageRefresh } from './jobs/mirror-coverage.js';
 import { createMonitorScheduler } from './jobs/monitor-scheduler.js';
 import { createWebhookDeliverer } from './jobs/webhook-deliverer.js';
 import { systemClock } from './lib/clock.js';
@@ -117,11 +118,13 @@ export async function startWorker(
       ...options,
       monitorLeaseMs: config.monitorLeaseMs,
     });
+    const stopMirrorCoverageRefresh = scheduleMirrorCoverageRefresh(live, log);
     log.info({ dialect: database.dialect }, 'worker started');
     return {
       log,
       database,
       async close() {
+        stopMirrorCoverageRefresh();
         try {
           await work.stop();
         } finally {

@@ -186,8 +186,11 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
 };
 
 export interface LiveSource extends RegistrySource {
-  /** Reads which mirrors have data (their coverage follows); awaited at startup. */
-  refreshMirrors(): Promise<void>;
+  /**
+   * Reads which mirrors have data (their coverage follows): awaited at startup, then repeated
+   * (src/jobs/mirror-coverage.ts). Resolves to how many mirrors changed.
+   */
+  refreshMirrors(): Promise<number>;
   /** Closes the upstream connections. */
   close(): Promise<void>;
 }
@@ -265,7 +268,8 @@ export function createLiveSource(
     searches: routed.searches,
     search: routed.search,
     async refreshMirrors() {
-      await Promise.all(mirrors.map((mirror) => mirror.refresh()));
+      const changed = await Promise.all(mirrors.map((mirror) => mirror.refresh()));
+      return changed.filter(Boolean).length;
     },
     async close() {
       await Promise.all(clients.map((client) => client.close()));

@@ -38,8 +38,8 @@ export interface MirrorSourceDefinition {
 }
 
 export interface MirrorSource extends RegistrySource {
-  /** Reads whether a version is ready; coverage follows it. */
-  refresh(): Promise<void>;
+  /** Reads whether a version is ready (coverage follows it); true when that changed. */
+  refresh(): Promise<boolean>;
 }
 
 export function isMirrorSource(source: RegistrySource): source is MirrorSource {
@@ -98,7 +98,9 @@ export function mirrorSource(
     supports: (country, type) => covers(country) && numberColumns[type] !== undefined,
     notSupportedReason: (country) => (country === countryCode && !ready ? noDataReason : undefined),
     async refresh() {
+      const before = ready;
       await readyVersion();
+      return ready !== before;
     },
     async lookup(query) {
       const version = await readyVersion();

@@ -1,7 +1,9 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scheduleMirrorCoverageRefresh } from '../../src/jobs/mirror-coverage.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createIdGenerator } from '../../src/lib/ids.js';
 import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
@@ -94,8 +96,18 @@ describe.each(DIALECTS)('the SEC EDGAR mirror as a live source [%s]', (dialect) 
     );
     expect(imported).toMatchObject({ imported_rows: 3, skipped_rows: 1 });
 
-    const { t, key } = await start();
-    const covered = await readJson(await get(t.baseUrl, '/countries/US', key));
+    // No restart: the running app declares US once the job has re-read which mirrors have data
+    // (every minute in `serve`; every 50 ms here).
+    const { t, key } = before;
+    const [live] = sources;
+    if (!live) throw new Error('no live source');
+    const stopRefresh = scheduleMirrorCoverageRefresh(live, pino({ enabled: false }), 50);
+    let covered: Json = {};
+    for (let waited = 0; waited < 5000 && covered.company_search !== 'partial'; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      covered = await readJson(await get(t.baseUrl, '/countries/US', key));
+    }
+    stopRefresh();
     expect(covered).toMatchObject({
       company_search: 'partial',
       identifier_capabilities: [
@@ -135,6 +147,16 @@ describe.each(DIALECTS)('the SEC EDGAR mirror as a live source [%s]', (dialect) 
       await post(t.baseUrl, '/companies/search', { country_code: 'US', name: 'micro' }, key),
     );
     expect(search.data.map((c: Json) => c.legal_name)).toEqual(['MICROSOFT CORP']);
+    // An empty city_or_state list filters nothing, as for every source.
+    const anywhere = await readJson(
+      await post(
+        t.baseUrl,
+        '/companies/search',
+        { country_code: 'US', name: 'micro', city_or_state: [] },
+        key,
+      ),
+    );
+    expect(anywhere.data.map((c: Json) => c.legal_name)).toEqual(['MICROSOFT CORP']);
 
     // A sandbox key never reaches the mirror.
     const sandboxKey = (await t.createKey({ environment: 'sandbox' })).key;

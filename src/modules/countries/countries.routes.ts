@@ -17,10 +17,11 @@ import { filterCountries, findCountry } from './countries.service.js';
  * with a valid key sees its environment's capabilities, anyone else those of live.
  */
 export const countriesRoutes: FastifyPluginAsync<{
-  capabilities: Record<EnvironmentName, CountryCapability[]>;
+  /** Each environment's capabilities now (a mirror's coverage follows its data). */
+  capabilities: Record<EnvironmentName, () => CountryCapability[]>;
 }> = async (app, options) => {
   const capabilitiesFor = (request: FastifyRequest) =>
-    options.capabilities[request.principal?.environment ?? 'live'];
+    options.capabilities[request.principal?.environment ?? 'live']();
   app.get(
     '/v1/countries',
     {

@@ -61,6 +61,24 @@ export function buildCountryCapabilities(
 }
 
 /**
+ * The capabilities of a source as it declares them now: rebuilt only when its coverage changed
+ * (a mirror's first import declares its country while the service runs), else reused.
+ */
+export function currentCapabilities(
+  rules: readonly FormatRule[],
+  source: { readonly coverage: readonly SourceCoverage[] },
+): () => CountryCapability[] {
+  let built: { key: string; capabilities: CountryCapability[] } | undefined;
+  return () => {
+    const coverage = source.coverage;
+    const key = JSON.stringify(coverage);
+    if (built?.key !== key)
+      built = { key, capabilities: buildCountryCapabilities(rules, coverage) };
+    return built.capabilities;
+  };
+}
+
+/**
  * A country matches when the query is its code, or begins a word of its name ("de" finds Germany
  * and Denmark, "king" the United Kingdom), case-insensitive. Plain substrings would make "de"
  * find Sweden.
