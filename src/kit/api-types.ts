@@ -371,7 +371,10 @@ export interface components {
           pattern?: string;
         };
       }[];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When this capability last changed; for a country answered from a register mirror, when the mirror's file was retrieved from the register (the date of the data).
+       */
       updated_at: string;
     };
     Source: {
@@ -971,7 +974,10 @@ export interface operations {
                 pattern?: string;
               };
             }[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When this capability last changed; for a country answered from a register mirror, when the mirror's file was retrieved from the register (the date of the data).
+             */
             updated_at: string;
           };
         };

@@ -38,7 +38,7 @@ export interface MirrorSourceDefinition {
 }
 
 export interface MirrorSource extends RegistrySource {
-  /** Reads whether a version is ready (coverage follows it); true when that changed. */
+  /** Reads which version is ready (coverage follows it); true when that changed. */
   refresh(): Promise<boolean>;
 }
 
@@ -83,24 +83,28 @@ export function mirrorSource(
   const { database } = options;
   const { info, countryCode, numberColumns, noDataReason } = definition;
   const base = options.baseUrl.replace(/\/+$/, '');
-  let ready = false;
+  // The ready version's retrieval time, or undefined while none is ready.
+  let retrievedAt: string | undefined;
   const readyVersion = async () => {
     const version = await findReadyVersion(database.db, definition.mirror);
-    ready = version !== undefined;
+    retrievedAt = version?.retrieved_at;
     return version;
   };
-  const covers = (country: string) => ready && country === countryCode;
+  const covers = (country: string) => retrievedAt !== undefined && country === countryCode;
   return {
     info,
     get coverage() {
-      return ready ? [definition.coverage] : [];
+      return retrievedAt === undefined
+        ? []
+        : [{ ...definition.coverage, dataRetrievedAt: retrievedAt }];
     },
     supports: (country, type) => covers(country) && numberColumns[type] !== undefined,
-    notSupportedReason: (country) => (country === countryCode && !ready ? noDataReason : undefined),
+    notSupportedReason: (country) =>
+      country === countryCode && retrievedAt === undefined ? noDataReason : undefined,
     async refresh() {
-      const before = ready;
+      const before = retrievedAt;
       await readyVersion();
-      return ready !== before;
+      return retrievedAt !== before;
     },
     async lookup(query) {
       const version = await readyVersion();

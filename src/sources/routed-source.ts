@@ -23,11 +23,15 @@ export function mergeCoverage(sources: readonly RegistrySource[]): SourceCoverag
       for (const entry of coverage.identifiers)
         if (!identifiers.some((i) => i.identifierType === entry.identifierType))
           identifiers.push({ ...entry });
+      const retrieved = [known.dataRetrievedAt, coverage.dataRetrievedAt].filter(
+        (at): at is string => at !== undefined,
+      );
       countries.set(coverage.countryCode, {
         countryCode: coverage.countryCode,
         companySearch:
           known.companySearch === 'not_supported' ? coverage.companySearch : known.companySearch,
         identifiers,
+        ...(retrieved.length > 0 ? { dataRetrievedAt: retrieved.sort().at(-1) } : {}),
       });
     }
   }

@@ -10,6 +10,11 @@ export type Coverage = 'supported' | 'partial' | 'not_verified' | 'not_supported
 export interface SourceCoverage {
   countryCode: string;
   companySearch: Coverage;
+  /**
+   * For a source that answers from a copy of its register (a mirror): when that copy was
+   * retrieved from the register. GET /countries gives it as the country's `updated_at`.
+   */
+  dataRetrievedAt?: string;
   identifiers: ReadonlyArray<{
     identifierType: IdentifierType;
     registryMatch: Coverage;

@@ -78,7 +78,10 @@ describe.each(DIALECTS)('the mirror contract [%s]', (dialect) => {
         expect(result.skipped_examples[0]).toContain(contract.skipped.firstReason);
         expect(result.imported_rows).toBeGreaterThan(0);
         expect(await source.refresh()).toBe(true);
-        expect(source.coverage).toEqual([contract.definition.coverage]);
+        // Declared, as of when its file was retrieved (GET /countries's updated_at).
+        expect(source.coverage).toEqual([
+          { ...contract.definition.coverage, dataRetrievedAt: RETRIEVED },
+        ]);
         expect(source.supports(countryCode, contract.found.identifierType)).toBe(true);
       });
 

@@ -110,6 +110,8 @@ describe.each(DIALECTS)('the SEC EDGAR mirror as a live source [%s]', (dialect) 
     stopRefresh();
     expect(covered).toMatchObject({
       company_search: 'partial',
+      // The date of the data US is answered from: when the SEC's file was retrieved.
+      updated_at: RETRIEVED,
       identifier_capabilities: [
         {
           identifier_type: 'tax_identifier',

@@ -32,7 +32,11 @@ export const CountryCapabilitySchema = Type.Object(
         '`not_verified` means no country-level coverage guarantee was published; searches stay best-effort.',
     }),
     identifier_capabilities: Type.Array(IdentifierCapabilitySchema),
-    updated_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({
+      format: 'date-time',
+      description:
+        "When this capability last changed; for a country answered from a register mirror, when the mirror's file was retrieved from the register (the date of the data).",
+    }),
   },
   { $id: 'CountryCapability', additionalProperties: false },
 );

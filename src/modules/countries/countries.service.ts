@@ -55,7 +55,8 @@ export function buildCountryCapabilities(
               },
         };
       }),
-      updated_at: CAPABILITIES_UPDATED_AT,
+      // A country answered from a mirror: the date of the data its answers come from.
+      updated_at: source?.dataRetrievedAt ?? CAPABILITIES_UPDATED_AT,
     };
   });
 }
