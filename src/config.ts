@@ -177,7 +177,7 @@ export const CONFIG_VARIABLES = [
   {
     name: 'LIVE_SOURCES',
     default:
-      'companies_house,brreg,recherche_entreprises,ares,prh,krs,regon,cvr,uid,bolagsverket,edgar,gleif',
+      'companies_house,brreg,recherche_entreprises,ares,prh,krs,regon,cvr,uid,bolagsverket,edgar,ariregister,gleif',
     meaning:
       'The company registers live checks, searches and monitors ask, in the order they are tried for a country (`none` for none); see `docs/sources.md`. Sandbox keys never use them',
   },
@@ -192,7 +192,9 @@ export const CONFIG_VARIABLES = [
     meaning:
       source === 'edgar'
         ? "Where evidence from the SEC EDGAR mirror links a filer's EDGAR page (the mirror calls no one)"
-        : `Base URL of the ${LIVE_SOURCE_TITLES[source]} API (a mirror or a test double)`,
+        : source === 'ariregister'
+          ? "Where evidence from the Estonian e-Business Register mirror links a company's page (the mirror calls no one)"
+          : `Base URL of the ${LIVE_SOURCE_TITLES[source]} API (a mirror or a test double)`,
   })),
 ] as const satisfies readonly { name: string; default: string; meaning: string }[];
 

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import type { BucketPolicy, TokenBucketStore } from '../lib/token-bucket.js';
 import { ARES_BUDGET, aresSource } from './ares/ares-source.js';
+import { ARIREGISTER_MIRROR } from './ariregister/ariregister-mirror.js';
 import { BOLAGSVERKET_BUDGET, bolagsverketSource } from './bolagsverket/bolagsverket-source.js';
 import { BRREG_BUDGET, brregSource } from './brreg/brreg-source.js';
 import {
@@ -165,6 +166,14 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
     // docs/sources/edgar.md: the submissions file holds SEC filers only, and no legal status.
     partialCoverage:
       'The SEC EDGAR mirror holds only SEC filers (a company that never filed with the SEC is not_matched), answers from the file as of its import, and EDGAR records no legal status.',
+  },
+  ariregister: {
+    build: ({ database, baseUrl }) => mirrorSource(ARIREGISTER_MIRROR, { database, baseUrl }),
+    budget: 'mirror',
+    cacheTtlMs: 0,
+    // docs/sources/ariregister.md: the open-data file leaves deleted companies out.
+    partialCoverage:
+      "The Estonian e-Business Register's open-data file holds only companies entered in the register, in liquidation or bankrupt (a deleted company is not in it, so its number is not_matched), and the mirror answers from the file as of its import.",
   },
   bolagsverket: {
     build: ({ client, baseUrl, credentials, clock }) =>

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/lib/clock.js';
 import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
+import { ARIREGISTER_NO_DATA_REASON } from '../../src/sources/ariregister/ariregister-mirror.js';
 import { EDGAR_NO_DATA_REASON } from '../../src/sources/edgar/edgar-mirror.js';
 import {
   defaultLiveCoverageOf,
@@ -100,6 +101,16 @@ describe('default live coverage', () => {
       registryMatch: 'not_supported',
       companyLegalStatus: 'not_supported',
       notSupportedReason: EDGAR_NO_DATA_REASON,
+    });
+    // So does the e-Business Register's: EE registry codes stay GLEIF's, EE VAT numbers say why.
+    expect(defaultLiveCoverageOf('EE', 'registration_number')).toMatchObject({
+      registryMatch: 'partial',
+      register: { name: 'gleif' },
+    });
+    expect(defaultLiveCoverageOf('EE', 'vat_number')).toEqual({
+      registryMatch: 'not_supported',
+      companyLegalStatus: 'not_supported',
+      notSupportedReason: ARIREGISTER_NO_DATA_REASON,
     });
   });
 });

@@ -1,0 +1,70 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ARIREGISTER_MIRROR } from '../../../src/sources/ariregister/ariregister-mirror.js';
+import type { MirrorContract } from './mirror-contract.js';
+
+// The register's simple-data CSV (with its malformed lines); test/fixtures/sources/ariregister/README.md
+// cites the download page it follows.
+const SAMPLE = join(
+  import.meta.dirname,
+  '../../fixtures/sources/ariregister/ettevotja_rekvisiidid__lihtandmed.csv',
+);
+
+export const ariregisterContract: MirrorContract = {
+  name: 'ariregister',
+  definition: ARIREGISTER_MIRROR,
+  writeSample(dir) {
+    const path = join(dir, 'ettevotja_rekvisiidid__lihtandmed.csv');
+    copyFileSync(SAMPLE, path);
+    return path;
+  },
+  found: {
+    identifierType: 'registration_number',
+    normalized: '10000018',
+    legalName: 'Näidis Ehitus OÜ',
+    url: 'https://ariregister.rik.ee/eng/company/10000018',
+  },
+  notFound: { identifierType: 'registration_number', normalized: '10137319' },
+  // R, L, N and K (K marked in the fixture's README: the register leaves deleted companies out), and
+  // a code the vocabulary does not define.
+  statuses: [
+    {
+      identifierType: 'registration_number',
+      normalized: '10000018',
+      status: 'active',
+      raw: 'R (Registrisse kantud)',
+    },
+    {
+      identifierType: 'registration_number',
+      normalized: '11000015',
+      status: 'liquidation',
+      raw: 'L (Likvideerimisel)',
+    },
+    {
+      identifierType: 'vat_number',
+      normalized: 'EE100100004',
+      status: 'liquidation',
+      raw: 'L (Likvideerimisel)',
+    },
+    {
+      identifierType: 'registration_number',
+      normalized: '12000011',
+      status: 'insolvency',
+      raw: 'N (Pankrotis)',
+    },
+    {
+      identifierType: 'registration_number',
+      normalized: '16000019',
+      status: 'dissolved',
+      raw: 'K (Kustutatud)',
+    },
+    {
+      identifierType: 'registration_number',
+      normalized: '13000013',
+      status: 'unknown',
+      raw: 'X (Tundmatu staatus)',
+    },
+  ],
+  skipped: { count: 4, firstReason: 'line 8: no registry code' },
+  search: { name: 'proov', legalNames: ['Proov Kaubandus AS'] },
+};
