@@ -45,8 +45,8 @@ interface SmokeCase {
  * Long-lived, listed companies whose numbers and status are public and stable. GLEIF matches a
  * German number without its court, so an `ambiguous` answer that includes the company is right.
  */
-// EDGAR is a mirror: it answers from the database, so there is no register to call here.
-const CASES: Record<Exclude<LiveSourceName, 'edgar'>, SmokeCase> = {
+// EDGAR and KBO are mirrors: they answer from the database, so there is no register to call here.
+const CASES: Record<Exclude<LiveSourceName, 'edgar' | 'kbo'>, SmokeCase> = {
   companies_house: {
     countryCode: 'GB',
     identifierType: 'registration_number',
@@ -176,7 +176,7 @@ async function smoke(
   config: LiveSourcesConfig,
   probe: Agent,
 ): Promise<boolean> {
-  if (source === 'edgar') {
+  if (source === 'edgar' || source === 'kbo') {
     say(source, 'skipped: a mirror, never called per lookup (npx firmwatch mirror status)');
     return false;
   }

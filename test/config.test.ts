@@ -51,6 +51,7 @@ describe('configuration', () => {
           'uid',
           'bolagsverket',
           'edgar',
+          'kbo',
           'gleif',
         ],
         credentials: {},
@@ -67,6 +68,7 @@ describe('configuration', () => {
           bolagsverket: 'https://gw.api.bolagsverket.se/vardefulla-datamangder/v1',
           regon: 'https://wyszukiwarkaregon.stat.gov.pl/wsBIR/UslugaBIRzewnPubl.svc',
           edgar: 'https://www.sec.gov',
+          kbo: 'https://kbopub.economie.fgov.be',
         },
       },
     });

@@ -16,8 +16,9 @@ export const LIVE_SOURCE_NAMES = [
   'cvr',
   'uid',
   'bolagsverket',
-  // A mirror (src/mirrors): read from the database, never called per lookup.
+  // Mirrors (src/mirrors): read from the database, never called per lookup.
   'edgar',
+  'kbo',
   'gleif',
 ] as const;
 export type LiveSourceName = (typeof LIVE_SOURCE_NAMES)[number];
@@ -35,6 +36,7 @@ export const LIVE_SOURCE_TITLES: Record<LiveSourceName, string> = {
   bolagsverket: 'Bolagsverket high-value datasets (Sweden)',
   regon: 'Polish REGON register (GUS BIR1.1)',
   edgar: 'SEC EDGAR (mirror of the submissions file)',
+  kbo: 'Belgian Crossroads Bank for Enterprises (mirror of the KBO Open Data file)',
 };
 
 export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
@@ -51,6 +53,8 @@ export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
   regon: 'https://wyszukiwarkaregon.stat.gov.pl/wsBIR/UslugaBIRzewnPubl.svc',
   // Not called: the mirror answers from the database; a filer's evidence links its page here.
   edgar: 'https://www.sec.gov',
+  // Not called either: an enterprise's evidence links its KBO Public Search page here.
+  kbo: 'https://kbopub.economie.fgov.be',
 };
 
 export type BaseUrlVariable = `${Uppercase<LiveSourceName>}_BASE_URL`;

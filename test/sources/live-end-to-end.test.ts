@@ -122,7 +122,7 @@ const uidAsDocumented: Handler = (request, response) => {
 
 // Each register answers its sample record, whatever was asked; GLEIF by the country filtered on.
 const ANSWERS: Record<
-  Exclude<LiveSourceName, 'uid' | 'regon' | 'edgar'>,
+  Exclude<LiveSourceName, 'uid' | 'regon' | 'edgar' | 'kbo'>,
   (url: URL) => { status: number; body: unknown }
 > = {
   companies_house: (url) =>
@@ -240,8 +240,8 @@ const answerAsDocumented =
       return;
     }
     if (name === 'regon') return regon.handler(request, response);
-    // The EDGAR mirror reads the database (its own test: edgar-mirror-source.test.ts), never this.
-    if (name === 'edgar') return json(500, {})(request, response);
+    // The mirrors read the database (their own tests: edgar- and kbo-mirror-source.test.ts), never this.
+    if (name === 'edgar' || name === 'kbo') return json(500, {})(request, response);
     const answer = ANSWERS[name](new URL(request.url ?? '/', 'http://register'));
     json(answer.status, answer.body)(request, response);
   };
