@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDatabaseUrl } from '../../src/config.js';
+import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createIdGenerator } from '../../src/lib/ids.js';
 import { kboOpenData } from '../../src/mirrors/kbo-open-data.js';
@@ -14,7 +17,7 @@ import {
 } from '../../src/mirrors/mirror.store.js';
 import { importMirror } from '../../src/mirrors/mirror-import.js';
 import { runCli } from '../helpers/cli.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
+import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // A full file in the KBO Open Data format; test/fixtures/sources/kbo/README.md cites the cookbook.
@@ -145,12 +148,22 @@ describe('the KBO Open Data format', () => {
 });
 
 describe.each(DIALECTS)('the KBO mirror [%s]', (dialect) => {
-  let database: TestDatabase;
+  // A whole database (not a schema of one), so that the CLI reaches it by DATABASE_URL.
+  let database: DatabaseHandle;
+  let url: string;
+  let drop: () => Promise<void>;
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    const scratch =
+      dialect === 'postgres'
+        ? await createScratchPostgresDatabase()
+        : { url: `sqlite:${join(dir, 'kbo.db')}`, drop: async () => {} };
+    ({ url, drop } = scratch);
+    database = createDatabase(parseDatabaseUrl(url));
+    await migrateToLatest(database);
   });
   afterAll(async () => {
-    await database.cleanup();
+    await database.destroy();
+    await drop();
   });
 
   const byNumber = async (digits: string) => {
@@ -258,7 +271,7 @@ describe.each(DIALECTS)('the KBO mirror [%s]', (dialect) => {
   it('is refreshed by the CLI: `mirror refresh kbo --file <dir>` replaces the served version', async () => {
     const refreshed = await runCli(
       ['mirror', 'refresh', 'kbo', '--file', FULL, '--retrieved-at', RETRIEVED, '--json'],
-      { DATABASE_URL: database.url },
+      { DATABASE_URL: url },
     );
     expect(refreshed.code, refreshed.stderr).toBe(0);
     const version = JSON.parse(refreshed.stdout);
