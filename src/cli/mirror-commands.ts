@@ -48,7 +48,10 @@ export function addMirrorCommands(program: Command, run: RunCommand): void {
       'Import a bulk file an operator placed as the new version of a mirror (downloading it is not done yet). The previous version keeps answering until the import completes.',
     )
     .argument('<name>', `the mirror (${MIRROR_NAMES.join(', ')})`)
-    .requiredOption('--file <path>', 'the file (for edgar: the unpacked submissions.zip directory)')
+    .requiredOption(
+      '--file <path>',
+      'the file (edgar: the unpacked submissions.zip directory; kbo: the unpacked KboOpenData_<n>_<yyyy>_<mm>_Full.zip directory)',
+    )
     .option(
       '--retrieved-at <time>',
       "when the file was retrieved from the register, ISO 8601 (default: the file's modification time)",

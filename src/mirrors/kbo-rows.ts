@@ -48,7 +48,10 @@ export function dottedNumber(digits: string): string {
  * Every other code (legal creation, extension, mergers, closed bankruptcies, ...) is `unknown`,
  * with the register's own wording as the raw status.
  */
-const SITUATIONS: Record<string, { status: CompanyLegalStatus; dutch: RegExp }> = {
+export const KBO_JURIDICAL_SITUATIONS: Record<
+  string,
+  { status: CompanyLegalStatus; dutch: RegExp }
+> = {
   '000': { status: 'active', dutch: /^normale toestand$/i },
   '010': { status: 'liquidation', dutch: /^ontbinding van rechtswege/i },
   '012': { status: 'liquidation', dutch: /^vervroegde ontbinding/i },
@@ -61,7 +64,7 @@ export function legalStatusOf(
   code: string,
   descriptions: CodeDescriptions | undefined,
 ): { status: CompanyLegalStatus; raw: string } {
-  const known = SITUATIONS[code];
+  const known = KBO_JURIDICAL_SITUATIONS[code];
   const dutch = descriptions?.NL?.trim();
   const status = known && dutch && known.dutch.test(dutch) ? known.status : 'unknown';
   const words = [dutch, descriptions?.FR?.trim()].filter(Boolean).join(' / ');

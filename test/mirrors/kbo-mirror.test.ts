@@ -9,7 +9,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createIdGenerator } from '../../src/lib/ids.js';
 import { kboOpenData } from '../../src/mirrors/kbo-open-data.js';
-import { legalStatusOf } from '../../src/mirrors/kbo-rows.js';
+import { KBO_JURIDICAL_SITUATIONS, legalStatusOf } from '../../src/mirrors/kbo-rows.js';
 import {
   findMirrorCompaniesByNumber,
   findReadyVersion,
@@ -73,6 +73,16 @@ describe('the KBO Open Data format', () => {
       raw: '050 Sluiting faillissement / Clôture de faillite',
     });
     expect(legalStatusOf('000', undefined)).toEqual({ status: 'unknown', raw: '000' });
+  });
+
+  it('documents every juridical situation it maps in docs/sources/kbo.md', () => {
+    const doc = readFileSync(join(ROOT, 'docs/sources/kbo.md'), 'utf8');
+    const rows = doc.split('\n').filter((line) => line.startsWith('| `'));
+    for (const [code, { status }] of Object.entries(KBO_JURIDICAL_SITUATIONS)) {
+      const row = rows.find((line) => line.startsWith(`| \`${code}\` |`));
+      expect(row, `${code} has a row`).toBeDefined();
+      expect(row?.trimEnd().endsWith(`| \`${status}\` |`), `${code} -> ${status}`).toBe(true);
+    }
   });
 
   it('joins unsorted files as it joins sorted ones, sorting them on disk and removing what it wrote', async () => {
