@@ -45,8 +45,8 @@ interface SmokeCase {
  * Long-lived, listed companies whose numbers and status are public and stable. GLEIF matches a
  * German number without its court, so an `ambiguous` answer that includes the company is right.
  */
-// The mirrors (EDGAR, the e-Business Register) answer from the database: no register to call here.
-const CASES: Record<Exclude<LiveSourceName, 'edgar' | 'ariregister'>, SmokeCase> = {
+// The mirrors (EDGAR, the e-Business Register, KBO) answer from the database: no register to call here.
+const CASES: Record<Exclude<LiveSourceName, 'edgar' | 'ariregister' | 'kbo'>, SmokeCase> = {
   companies_house: {
     countryCode: 'GB',
     identifierType: 'registration_number',
@@ -176,7 +176,7 @@ async function smoke(
   config: LiveSourcesConfig,
   probe: Agent,
 ): Promise<boolean> {
-  if (source === 'edgar' || source === 'ariregister') {
+  if (source === 'edgar' || source === 'ariregister' || source === 'kbo') {
     say(source, 'skipped: a mirror, never called per lookup (npx firmwatch mirror status)');
     return false;
   }

@@ -44,6 +44,15 @@ export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
  * configuration table shows them (`npm run docs:readme` generates that table from this list).
  * `loadConfig` can only read a variable named here: its reader takes a `ConfigVariableName`.
  */
+/** A mirror calls no one: its `<NAME>_BASE_URL` is only where its evidence links a record's page. */
+const MIRROR_BASE_URL_MEANINGS = {
+  edgar:
+    "Where evidence from the SEC EDGAR mirror links a filer's EDGAR page (the mirror calls no one)",
+  ariregister:
+    "Where evidence from the Estonian e-Business Register mirror links a company's page (the mirror calls no one)",
+  kbo: "Where evidence from the KBO mirror links an enterprise's KBO Public Search page (the mirror calls no one)",
+} as const;
+
 export const CONFIG_VARIABLES = [
   { name: 'PORT', default: '8080', meaning: 'TCP port; `0` picks a free one' },
   {
@@ -177,7 +186,7 @@ export const CONFIG_VARIABLES = [
   {
     name: 'LIVE_SOURCES',
     default:
-      'companies_house,brreg,recherche_entreprises,ares,prh,krs,regon,cvr,uid,bolagsverket,edgar,ariregister,gleif',
+      'companies_house,brreg,recherche_entreprises,ares,prh,krs,regon,cvr,uid,bolagsverket,edgar,ariregister,kbo,gleif',
     meaning:
       'The company registers live checks, searches and monitors ask, in the order they are tried for a country (`none` for none); see `docs/sources.md`. Sandbox keys never use them',
   },
@@ -190,11 +199,8 @@ export const CONFIG_VARIABLES = [
     name: baseUrlVariable(source),
     default: LIVE_SOURCE_DEFAULT_BASE_URLS[source],
     meaning:
-      source === 'edgar'
-        ? "Where evidence from the SEC EDGAR mirror links a filer's EDGAR page (the mirror calls no one)"
-        : source === 'ariregister'
-          ? "Where evidence from the Estonian e-Business Register mirror links a company's page (the mirror calls no one)"
-          : `Base URL of the ${LIVE_SOURCE_TITLES[source]} API (a mirror or a test double)`,
+      MIRROR_BASE_URL_MEANINGS[source as keyof typeof MIRROR_BASE_URL_MEANINGS] ??
+      `Base URL of the ${LIVE_SOURCE_TITLES[source]} API (a mirror or a test double)`,
   })),
 ] as const satisfies readonly { name: string; default: string; meaning: string }[];
 

@@ -52,6 +52,7 @@ describe('configuration', () => {
           'bolagsverket',
           'edgar',
           'ariregister',
+          'kbo',
           'gleif',
         ],
         credentials: {},
@@ -69,6 +70,7 @@ describe('configuration', () => {
           regon: 'https://wyszukiwarkaregon.stat.gov.pl/wsBIR/UslugaBIRzewnPubl.svc',
           edgar: 'https://www.sec.gov',
           ariregister: 'https://ariregister.rik.ee',
+          kbo: 'https://kbopub.economie.fgov.be',
         },
       },
     });

@@ -50,7 +50,7 @@ export function addMirrorCommands(program: Command, run: RunCommand): void {
     .argument('<name>', `the mirror (${MIRROR_NAMES.join(', ')})`)
     .requiredOption(
       '--file <path>',
-      'the file (for edgar: the unpacked submissions.zip directory; for ariregister: the unpacked simple-data CSV)',
+      'the file (edgar: the unpacked submissions.zip directory; ariregister: the unpacked simple-data CSV; kbo: the unpacked KboOpenData_<n>_<yyyy>_<mm>_Full.zip directory)',
     )
     .option(
       '--retrieved-at <time>',

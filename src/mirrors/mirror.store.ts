@@ -1,6 +1,5 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, MirrorCompaniesTable, MirrorVersionsTable } from '../db/schema.js';
-import { holdsLease } from '../jobs/leases.js';
 
 export type MirrorCompanyRow = MirrorCompaniesTable;
 export type MirrorVersionRow = MirrorVersionsTable & {
@@ -27,7 +26,12 @@ export async function claimMirrorLease(
   return result.rows.length === 1;
 }
 
-/** Extends the lease while it is still held; false when it was lost (taken over or expired). */
+/**
+ * Extends the lease while this owner still holds the mirror; false when another importer took it
+ * over. An expired lease nobody claimed is still this owner's: a format that prepares its file
+ * before the first batch (KBO's sort of an unsorted dump) may outlast the lease, and only a
+ * takeover, which changes the owner in the claim's one statement, can make two importers.
+ */
 export async function renewMirrorLease(
   db: Kysely<Database>,
   request: { name: string; owner: string; now: string; leaseExpiresAt: string },
@@ -36,7 +40,7 @@ export async function renewMirrorLease(
     .updateTable('mirrors')
     .set({ lease_expires_at: request.leaseExpiresAt })
     .where('name', '=', request.name)
-    .where(holdsLease(request.owner, request.now))
+    .where('lease_owner', '=', request.owner)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -19,6 +19,7 @@ export const LIVE_SOURCE_NAMES = [
   // Mirrors (src/mirrors): read from the database, never called per lookup.
   'edgar',
   'ariregister',
+  'kbo',
   'gleif',
 ] as const;
 export type LiveSourceName = (typeof LIVE_SOURCE_NAMES)[number];
@@ -37,6 +38,7 @@ export const LIVE_SOURCE_TITLES: Record<LiveSourceName, string> = {
   regon: 'Polish REGON register (GUS BIR1.1)',
   edgar: 'SEC EDGAR (mirror of the submissions file)',
   ariregister: 'Estonian e-Business Register (mirror of the simple-data file)',
+  kbo: 'Belgian Crossroads Bank for Enterprises (mirror of the KBO Open Data file)',
 };
 
 export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
@@ -55,6 +57,8 @@ export const LIVE_SOURCE_DEFAULT_BASE_URLS: Record<LiveSourceName, string> = {
   edgar: 'https://www.sec.gov',
   // Not called either: a company's evidence links its page in the register here.
   ariregister: 'https://ariregister.rik.ee',
+  // Not called either: an enterprise's evidence links its KBO Public Search page here.
+  kbo: 'https://kbopub.economie.fgov.be',
 };
 
 export type BaseUrlVariable = `${Uppercase<LiveSourceName>}_BASE_URL`;

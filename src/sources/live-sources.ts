@@ -14,6 +14,7 @@ import {
 import { CVR_BUDGET, cvrSource } from './cvr/cvr-source.js';
 import { EDGAR_MIRROR } from './edgar/edgar-mirror.js';
 import { GLEIF_BUDGET, gleifSource } from './gleif/gleif-source.js';
+import { KBO_MIRROR } from './kbo/kbo-mirror.js';
 import { KRS_BUDGET, krsSource } from './krs/krs-source.js';
 import type { LiveSourceName } from './live-source-names.js';
 import { isMirrorSource, type MirrorSource, mirrorSource } from './mirror-source.js';
@@ -174,6 +175,14 @@ export const LIVE_SOURCES: Record<LiveSourceName, LiveSourceDefinition> = {
     // docs/sources/ariregister.md: the open-data file leaves deleted companies out.
     partialCoverage:
       "The Estonian e-Business Register's open-data file holds only companies entered in the register, in liquidation or bankrupt (a deleted company is not in it, so its number is not_matched), and the mirror answers from the file as of its import.",
+  },
+  kbo: {
+    build: ({ database, baseUrl }) => mirrorSource(KBO_MIRROR, { database, baseUrl }),
+    budget: 'mirror',
+    cacheTtlMs: 0,
+    // docs/sources/kbo.md: the open data holds active entities only and records no VAT registration.
+    partialCoverage:
+      'The KBO Open Data mirror holds only active registered entities (a Belgian number not in the file, such as a stopped entity, is not_matched, never dissolved), answers from the monthly file as of its import, matches a BE VAT number through the enterprise number it is without saying the enterprise is VAT-registered, and a juridical situation firmwatch does not map is unknown.',
   },
   bolagsverket: {
     build: ({ client, baseUrl, credentials, clock }) =>

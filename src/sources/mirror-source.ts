@@ -31,6 +31,11 @@ export interface MirrorSourceDefinition {
   coverage: SourceCoverage;
   /** The column a lookup (or a search) by each identifier type reads; other types are not held. */
   numberColumns: Partial<Record<IdentifierType, MirrorNumberColumn>>;
+  /**
+   * What the column holds for a normalised number, where that is not the number itself: a number
+   * that embeds another is looked up by it (Belgium: a VAT number is BE and the enterprise number).
+   */
+  storedAs?: Partial<Record<IdentifierType, (normalized: string) => string>>;
   /** Why the country is not_supported while no version is ready: what an operator runs. */
   noDataReason: string;
   /** The register's own page of one company, linked from its evidence. */
@@ -82,6 +87,8 @@ export function mirrorSource(
 ): MirrorSource {
   const { database } = options;
   const { info, countryCode, numberColumns, noDataReason } = definition;
+  const stored = (type: IdentifierType, normalized: string) =>
+    definition.storedAs?.[type]?.(normalized) ?? normalized;
   const base = options.baseUrl.replace(/\/+$/, '');
   // The ready version's retrieval time, or undefined while none is ready.
   let retrievedAt: string | undefined;
@@ -116,7 +123,7 @@ export function mirrorSource(
         database.db,
         version.id,
         column,
-        query.normalized,
+        stored(query.identifierType, query.normalized),
       );
       const first = rows[0];
       if (!first) return { outcome: 'not_matched', source: info, retrievedAt };
@@ -139,7 +146,7 @@ export function mirrorSource(
         const column = numberColumns[type];
         const format = checkFormat(countryCode, type, input);
         if (!column || format.status !== 'valid') return answeredWithoutAsking(info);
-        numbers.push([column, format.normalized]);
+        numbers.push([column, stored(type, format.normalized)]);
       }
       const prefix = foldText(query.name ?? '');
       let rows: MirrorCompanyRow[];

@@ -72,8 +72,9 @@ function endlessBody(contentType: string): { handler: Handler; sent: () => numbe
 describe('the adapter contract suite', () => {
   it('runs against every live register', () => {
     // A mirror calls no register (it reads its imported file from the database), so the HTTP
-    // contract does not apply: test/sources/edgar-mirror-source.test.ts covers found, not found
-    // and malformed rows skipped for EDGAR.
+    // contract does not apply: test/sources/edgar-mirror-source.test.ts and
+    // kbo-mirror-source.test.ts (with test/mirrors/) cover found, not found, statuses and
+    // malformed rows skipped for each mirror.
     expect(REGISTERED_ADAPTERS.map((adapter) => adapter.name).sort()).toEqual(
       LIVE_SOURCE_NAMES.filter((name) => LIVE_SOURCES[name].budget !== 'mirror').sort(),
     );

@@ -122,7 +122,7 @@ const uidAsDocumented: Handler = (request, response) => {
 
 // Each register answers its sample record, whatever was asked; GLEIF by the country filtered on.
 const ANSWERS: Record<
-  Exclude<LiveSourceName, 'uid' | 'regon' | 'edgar' | 'ariregister'>,
+  Exclude<LiveSourceName, 'uid' | 'regon' | 'edgar' | 'ariregister' | 'kbo'>,
   (url: URL) => { status: number; body: unknown }
 > = {
   companies_house: (url) =>
@@ -240,9 +240,9 @@ const answerAsDocumented =
       return;
     }
     if (name === 'regon') return regon.handler(request, response);
-    // The mirrors read the database (their own tests: edgar-mirror-source.test.ts,
-    // ariregister-mirror-source.test.ts), never this.
-    if (name === 'edgar' || name === 'ariregister') return json(500, {})(request, response);
+    // The mirrors read the database (their own tests: edgar-, ariregister- and
+    // kbo-mirror-source.test.ts), never this.
+    if (name === 'edgar' || name === 'ariregister' || name === 'kbo') return json(500, {})(request, response);
     const answer = ANSWERS[name](new URL(request.url ?? '/', 'http://register'));
     json(answer.status, answer.body)(request, response);
   };

@@ -74,6 +74,7 @@ describe.each(DIALECTS)('credits for evidence, not for attempts [%s]', (dialect)
           gleif: 'http://127.0.0.1:9',
           edgar: 'http://127.0.0.1:9',
           ariregister: 'http://127.0.0.1:9',
+          kbo: 'http://127.0.0.1:9',
           prh: 'http://127.0.0.1:9',
           krs: 'http://127.0.0.1:9',
           cvr: 'http://127.0.0.1:9',
