@@ -8,7 +8,7 @@ import {
   type MirrorNumberColumn,
   searchMirrorCompaniesByName,
 } from '../mirrors/mirror.store.js';
-import type { MirrorName } from '../mirrors/mirror-formats.js';
+import { MIRROR_FORMATS, type MirrorName } from '../mirrors/mirror-formats.js';
 import {
   answeredWithoutAsking,
   type CompanyLegalStatus,
@@ -22,15 +22,16 @@ import { foldText, inCityOrState } from './source-text.js';
 
 const SEARCH_LIMIT = 20;
 
-/** What makes a mirror a live source: its country, coverage and how its evidence is named. */
+/**
+ * What makes a mirror a live source: its coverage and how its evidence is named. Its country and
+ * which column each identifier type reads are its format's (src/mirrors/mirror-format.ts), which
+ * fills those columns.
+ */
 export interface MirrorSourceDefinition {
   mirror: MirrorName;
-  countryCode: string;
   info: SourceInfo;
   /** Declared once a version is ready; nothing is declared before (docs/decisions.md, "Register mirrors"). */
   coverage: SourceCoverage;
-  /** The column a lookup (or a search) by each identifier type reads; other types are not held. */
-  numberColumns: Partial<Record<IdentifierType, MirrorNumberColumn>>;
   /** Why the country is not_supported while no version is ready: what an operator runs. */
   noDataReason: string;
   /** The register's own page of one company, linked from its evidence. */
@@ -81,7 +82,8 @@ export function mirrorSource(
   options: { database: DatabaseHandle; baseUrl: string },
 ): MirrorSource {
   const { database } = options;
-  const { info, countryCode, numberColumns, noDataReason } = definition;
+  const { info, noDataReason } = definition;
+  const { countryCode, numberColumns } = MIRROR_FORMATS[definition.mirror];
   const base = options.baseUrl.replace(/\/+$/, '');
   // The ready version's retrieval time, or undefined while none is ready.
   let retrievedAt: string | undefined;
