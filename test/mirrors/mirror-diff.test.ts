@@ -25,6 +25,7 @@ import {
  * changes exactly some of them.
  */
 const SAMPLES = join(import.meta.dirname, '../fixtures/sources/edgar/submissions');
+const EE_SAMPLES = join(import.meta.dirname, '../fixtures/sources/ariregister');
 const TEMPLATE = JSON.parse(readFileSync(join(SAMPLES, 'CIK0000789019.json'), 'utf8'));
 const NOW = '2026-11-21T12:00:00.000Z';
 const LATER = '2026-11-22T09:00:00.000Z';
@@ -252,6 +253,56 @@ describe.each(DIALECTS)('a mirror refresh diff [%s]', (dialect) => {
       for (const row of Object.values(await schedules(database))) {
         expect(row.next_check_at).toBe(LATER);
       }
+    } finally {
+      await database.cleanup();
+    }
+  });
+
+  it('compares every identifier type a mirror holds: an Estonian company whose status changed makes its registry-code and VAT monitors due', async () => {
+    const database = await createTestDatabase(dialect);
+    try {
+      const clock = fixedClock(NOW);
+      const deps = { clock, newId: createIdGenerator(clock) };
+      // The register's simple-data CSV (test/fixtures/sources/ariregister/README.md cites it); in
+      // version 2 the first company is in liquidation (status L).
+      const sample = readFileSync(
+        join(EE_SAMPLES, 'ettevotja_rekvisiidid__lihtandmed.csv'),
+        'utf8',
+      );
+      const entered = '10000018;Osaühing;;EE100000007;R;Registrisse kantud;';
+      expect(sample).toContain(entered);
+      const ee1 = join(dir, 'ee-v1.csv');
+      const ee2 = join(dir, 'ee-v2.csv');
+      writeFileSync(ee1, sample);
+      writeFileSync(
+        ee2,
+        sample.replace(entered, '10000018;Osaühing;;EE100000007;L;Likvideerimisel;'),
+      );
+      const refresh = (path: string) =>
+        importMirror(database, deps, { name: 'ariregister', path, owner: 'test' });
+      await refresh(ee1);
+      const ee = { country_code: 'EE' };
+      const byCode = await monitor(database, '10000018', {
+        ...ee,
+        identifier_type: 'registration_number',
+      });
+      const byVat = await monitor(database, 'EE100000007', {
+        ...ee,
+        identifier_type: 'vat_number',
+      });
+      const other = await monitor(database, '11000015', {
+        ...ee,
+        identifier_type: 'registration_number',
+      });
+      // The same number in another country is another company's.
+      const us = await monitor(database, '10000018', { identifier_type: 'registration_number' });
+
+      expect(await refresh(ee2)).toMatchObject({ changed_companies: 1, monitors_made_due: 2 });
+      const after = await schedules(database);
+      expect(after[byCode]?.next_check_at).toBe(NOW);
+      expect(after[byVat]?.next_check_at).toBe(NOW);
+      expect(after[other]?.next_check_at).toBe(LATER);
+      expect(after[us]?.next_check_at).toBe(LATER);
     } finally {
       await database.cleanup();
     }
