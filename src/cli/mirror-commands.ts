@@ -6,6 +6,17 @@ import { importMirror } from '../mirrors/mirror-import.js';
 import { createOption, withDatabase } from './database-command.js';
 import { CliError, jsonOption, printResult, type RunCommand } from './output.js';
 
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** What a refresh's diff with the version it superseded found, in words (none on a first import). */
+function diffWords(version: {
+  changed_companies: number | null;
+  monitors_made_due: number | null;
+}): string | undefined {
+  if (version.changed_companies === null) return undefined;
+  return `${plural(version.changed_companies, 'company', 'companies')} changed since the previous version, ${plural(version.monitors_made_due ?? 0, 'monitor', 'monitors')} made due`;
+}
+
 /** `firmwatch mirror ...`: register mirrors imported from the registers' bulk files. */
 export function addMirrorCommands(program: Command, run: RunCommand): void {
   const mirror = program
@@ -35,7 +46,7 @@ export function addMirrorCommands(program: Command, run: RunCommand): void {
             `${name}:`,
             ...mine.map(
               (row) =>
-                `  ${row.id} ${row.state}: ${row.imported_rows} imported, ${row.skipped_rows} skipped; file retrieved ${row.retrieved_at}; started ${row.started_at}${row.finished_at ? `, finished ${row.finished_at}` : ''}${row.error ? ` (${row.error})` : ''}`,
+                `  ${row.id} ${row.state}: ${row.imported_rows} imported, ${row.skipped_rows} skipped; file retrieved ${row.retrieved_at}; started ${row.started_at}${row.finished_at ? `, finished ${row.finished_at}` : ''}${diffWords(row) ? `; ${diffWords(row)}` : ''}${row.error ? ` (${row.error})` : ''}`,
             ),
           ].join('\n');
         });
@@ -88,7 +99,7 @@ export function addMirrorCommands(program: Command, run: RunCommand): void {
             output,
             { mirror: name, state: 'ready', ...result },
             [
-              `${name}: version ${result.version_id} is now serving (${result.imported_rows} imported, ${result.skipped_rows} skipped; file retrieved ${result.retrieved_at})`,
+              `${name}: version ${result.version_id} is now serving (${result.imported_rows} imported, ${result.skipped_rows} skipped; file retrieved ${result.retrieved_at}; ${diffWords(result) ?? 'the first version: nothing to compare with'})`,
               ...result.skipped_examples.map((example) => `  skipped ${example}`),
             ].join('\n'),
           );

@@ -350,6 +350,10 @@ export interface MirrorVersionsTable {
   error: string | null;
   started_at: string;
   finished_at: string | null;
+  /** Companies added, removed or changed since the version this one superseded (null: none). */
+  changed_companies: Generated<number | null>;
+  /** Monitors that diff made due now (null: no previous version). */
+  monitors_made_due: Generated<number | null>;
 }
 
 export interface MirrorCompaniesTable {

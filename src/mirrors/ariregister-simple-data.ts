@@ -142,6 +142,9 @@ export function parseAriregisterRow(fields: Fields): ParseOutcome {
  * line. Reading the `.zip` itself is not done yet: unpack it first.
  */
 export const ARIREGISTER_SIMPLE_DATA: MirrorFormat = {
+  countryCode: 'EE',
+  // The registry code, and the KMKR number when the row has a valid one.
+  numberColumns: { registration_number: 'registration_number', vat_number: 'vat_number' },
   async *read(path) {
     const parser = createReadStream(path).pipe(
       parse({

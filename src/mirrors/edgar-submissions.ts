@@ -92,6 +92,9 @@ export function parseEdgarSubmission(json: string): ParseOutcome {
  * Reading `submissions.zip` itself is not done yet: unpack it first (docs/decisions.md, "Register mirrors").
  */
 export const EDGAR_SUBMISSIONS: MirrorFormat = {
+  countryCode: 'US',
+  // The EIN, the one number EDGAR publishes that firmwatch checks.
+  numberColumns: { tax_identifier: 'tax_identifier' },
   async *read(path) {
     const directory = await opendir(path);
     for await (const entry of directory) {

@@ -263,6 +263,14 @@ async function bestFor<T extends KeyedRow>(cursor: Cursor<T>, key: string) {
 export function kboOpenData(options: { sortChunkRows?: number } = {}): MirrorFormat {
   const chunkSize = options.sortChunkRows ?? SORT_CHUNK_ROWS;
   return {
+    countryCode: 'BE',
+    // A BE VAT number is BE and the enterprise number (the BE rules normalise the one to BE and
+    // 10 digits, the other to the 10 digits): it is looked up as the enterprise number it is.
+    numberColumns: {
+      registration_number: 'registration_number',
+      vat_number: 'registration_number',
+    },
+    prefixes: { vat_number: 'BE' },
     async *read(path) {
       const codes = await readCodes(path);
       const scratch = await mkdtemp(join(tmpdir(), 'firmwatch-kbo-'));

@@ -6,11 +6,13 @@ import type { IdGenerator } from '../lib/ids.js';
 import {
   claimMirrorLease,
   cleanUpMirror,
+  findReadyVersion,
   insertMirrorCompanies,
   type MirrorCompanyRow,
   releaseMirrorLease,
   renewMirrorLease,
 } from './mirror.store.js';
+import { countChangedCompanies, makeChangedMonitorsDue } from './mirror-diff.js';
 import { isMirrorName, MIRROR_FORMATS, MIRROR_NAMES } from './mirror-formats.js';
 
 export class MirrorError extends Error {
@@ -43,6 +45,10 @@ export interface MirrorImportResult {
   skipped_rows: number;
   skipped_examples: string[];
   retrieved_at: string;
+  /** Companies added, removed or changed since the version it superseded; null on a first import. */
+  changed_companies: number | null;
+  /** Live monitors of those companies made due now; null on a first import. */
+  monitors_made_due: number | null;
 }
 
 export const DEFAULT_MIRROR_LEASE_MS = 60_000;
@@ -53,6 +59,11 @@ export const DEFAULT_MIRROR_LEASE_MS = 60_000;
  * whole file is in is the new version made the serving one and the previous superseded, in one
  * transaction. Until then lookups keep reading the previous version; a crash leaves the new
  * version `importing`, and the next import removes its rows.
+ *
+ * The swap also makes due now every live monitor of a company that differs from the previous
+ * version (mirror-diff.ts), in the same transaction, so a swap is never committed without it: a
+ * crash loses both or neither. How many companies changed is counted just before, read only, so
+ * SQLite's one writer is not held while the whole register is compared.
  */
 export async function importMirror(
   database: DatabaseHandle,
@@ -90,6 +101,8 @@ export async function importMirror(
   let imported = 0;
   let skipped = 0;
   const examples: string[] = [];
+  let changed: number | null = null;
+  let monitorsDue: number | null = null;
   try {
     await cleanUpMirror(db, options.name, toTimestamp(deps.clock.now()));
     await db
@@ -136,14 +149,20 @@ export async function importMirror(
     }
     await flush();
 
+    // The lease keeps the serving version as it is until the swap, which renews the lease first.
+    const previous = await findReadyVersion(db, options.name);
+    const versions = previous ? { previous: previous.id, next: versionId } : undefined;
+    if (versions) changed = await countChangedCompanies(db, versions);
     await database.transact(async (trx) => {
       if (!(await renewMirrorLease(trx, lease()))) throw new LeaseLostError(options.name);
+      const now = toTimestamp(deps.clock.now());
       await trx
         .updateTable('mirror_versions')
         .set({ state: 'superseded' })
         .where('mirror_name', '=', options.name)
         .where('state', '=', 'ready')
         .execute();
+      monitorsDue = versions ? await makeChangedMonitorsDue(trx, format, versions, now) : null;
       await trx
         .updateTable('mirror_versions')
         .set({
@@ -151,7 +170,9 @@ export async function importMirror(
           imported_rows: imported,
           skipped_rows: skipped,
           skipped_examples: JSON.stringify(examples),
-          finished_at: toTimestamp(deps.clock.now()),
+          finished_at: now,
+          changed_companies: changed,
+          monitors_made_due: monitorsDue,
         })
         .where('id', '=', versionId)
         .execute();
@@ -177,5 +198,7 @@ export async function importMirror(
     skipped_rows: skipped,
     skipped_examples: examples,
     retrieved_at: toTimestamp(retrievedAt),
+    changed_companies: changed,
+    monitors_made_due: monitorsDue,
   };
 }

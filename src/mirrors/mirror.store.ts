@@ -1,12 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, MirrorCompaniesTable, MirrorVersionsTable } from '../db/schema.js';
 
 export type MirrorCompanyRow = MirrorCompaniesTable;
-export type MirrorVersionRow = MirrorVersionsTable & {
-  imported_rows: number;
-  skipped_rows: number;
-  skipped_examples: string;
-};
+export type MirrorVersionRow = Selectable<MirrorVersionsTable>;
 
 /**
  * Claims the import lease of a mirror in one statement: the row is created, or taken over when
@@ -99,22 +95,22 @@ export async function findReadyVersion(
   db: Kysely<Database>,
   name: string,
 ): Promise<MirrorVersionRow | undefined> {
-  return (await db
+  return db
     .selectFrom('mirror_versions')
     .selectAll()
     .where('mirror_name', '=', name)
     .where('state', '=', 'ready')
-    .executeTakeFirst()) as MirrorVersionRow | undefined;
+    .executeTakeFirst();
 }
 
 /** Every version of every mirror, newest first, with the lease holder of its mirror. */
 export async function listMirrorVersions(db: Kysely<Database>): Promise<MirrorVersionRow[]> {
-  return (await db
+  return db
     .selectFrom('mirror_versions')
     .selectAll()
     .orderBy('started_at', 'desc')
     .orderBy('id', 'desc')
-    .execute()) as MirrorVersionRow[];
+    .execute();
 }
 
 export type MirrorNumberColumn = 'tax_identifier' | 'registration_number' | 'vat_number';

@@ -8,7 +8,8 @@ import {
   type MirrorNumberColumn,
   searchMirrorCompaniesByName,
 } from '../mirrors/mirror.store.js';
-import type { MirrorName } from '../mirrors/mirror-formats.js';
+import { storedNumber } from '../mirrors/mirror-format.js';
+import { MIRROR_FORMATS, type MirrorName } from '../mirrors/mirror-formats.js';
 import {
   answeredWithoutAsking,
   type CompanyLegalStatus,
@@ -22,20 +23,16 @@ import { foldText, inCityOrState } from './source-text.js';
 
 const SEARCH_LIMIT = 20;
 
-/** What makes a mirror a live source: its country, coverage and how its evidence is named. */
+/**
+ * What makes a mirror a live source: its coverage and how its evidence is named. Its country and
+ * which column each identifier type reads are its format's (src/mirrors/mirror-format.ts), which
+ * fills those columns.
+ */
 export interface MirrorSourceDefinition {
   mirror: MirrorName;
-  countryCode: string;
   info: SourceInfo;
   /** Declared once a version is ready; nothing is declared before (docs/decisions.md, "Register mirrors"). */
   coverage: SourceCoverage;
-  /** The column a lookup (or a search) by each identifier type reads; other types are not held. */
-  numberColumns: Partial<Record<IdentifierType, MirrorNumberColumn>>;
-  /**
-   * What the column holds for a normalised number, where that is not the number itself: a number
-   * that embeds another is looked up by it (Belgium: a VAT number is BE and the enterprise number).
-   */
-  storedAs?: Partial<Record<IdentifierType, (normalized: string) => string>>;
   /** Why the country is not_supported while no version is ready: what an operator runs. */
   noDataReason: string;
   /** The register's own page of one company, linked from its evidence. */
@@ -86,9 +83,9 @@ export function mirrorSource(
   options: { database: DatabaseHandle; baseUrl: string },
 ): MirrorSource {
   const { database } = options;
-  const { info, countryCode, numberColumns, noDataReason } = definition;
-  const stored = (type: IdentifierType, normalized: string) =>
-    definition.storedAs?.[type]?.(normalized) ?? normalized;
+  const { info, noDataReason } = definition;
+  const format = MIRROR_FORMATS[definition.mirror];
+  const { countryCode, numberColumns } = format;
   const base = options.baseUrl.replace(/\/+$/, '');
   // The ready version's retrieval time, or undefined while none is ready.
   let retrievedAt: string | undefined;
@@ -123,7 +120,7 @@ export function mirrorSource(
         database.db,
         version.id,
         column,
-        stored(query.identifierType, query.normalized),
+        storedNumber(format, query.identifierType, query.normalized),
       );
       const first = rows[0];
       if (!first) return { outcome: 'not_matched', source: info, retrievedAt };
@@ -144,9 +141,9 @@ export function mirrorSource(
         const input = query[field];
         if (typeof input !== 'string') continue;
         const column = numberColumns[type];
-        const format = checkFormat(countryCode, type, input);
-        if (!column || format.status !== 'valid') return answeredWithoutAsking(info);
-        numbers.push([column, stored(type, format.normalized)]);
+        const checked = checkFormat(countryCode, type, input);
+        if (!column || checked.status !== 'valid') return answeredWithoutAsking(info);
+        numbers.push([column, storedNumber(format, type, checked.normalized)]);
       }
       const prefix = foldText(query.name ?? '');
       let rows: MirrorCompanyRow[];

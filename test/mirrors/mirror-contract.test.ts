@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/lib/clock.js';
 import { createIdGenerator } from '../../src/lib/ids.js';
-import { MIRROR_NAMES } from '../../src/mirrors/mirror-formats.js';
+import { MIRROR_FORMATS, MIRROR_NAMES } from '../../src/mirrors/mirror-formats.js';
 import { importMirror } from '../../src/mirrors/mirror-import.js';
 import { LIVE_SOURCE_DEFAULT_BASE_URLS } from '../../src/sources/live-source-names.js';
 import { type MirrorSource, mirrorSource } from '../../src/sources/mirror-source.js';
@@ -32,7 +32,7 @@ describe.each(DIALECTS)('the mirror contract [%s]', (dialect) => {
       let database: TestDatabase;
       let dir: string;
       let source: MirrorSource;
-      const { countryCode } = contract.definition;
+      const { countryCode } = MIRROR_FORMATS[name];
       const lookup = (number: { identifierType: string; normalized: string }) =>
         source.lookup({ countryCode, ...number } as Parameters<MirrorSource['lookup']>[0]);
 

@@ -242,7 +242,8 @@ const answerAsDocumented =
     if (name === 'regon') return regon.handler(request, response);
     // The mirrors read the database (their own tests: edgar-, ariregister- and
     // kbo-mirror-source.test.ts), never this.
-    if (name === 'edgar' || name === 'ariregister' || name === 'kbo') return json(500, {})(request, response);
+    if (name === 'edgar' || name === 'ariregister' || name === 'kbo')
+      return json(500, {})(request, response);
     const answer = ANSWERS[name](new URL(request.url ?? '/', 'http://register'));
     json(answer.status, answer.body)(request, response);
   };

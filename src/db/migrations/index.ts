@@ -14,6 +14,7 @@ import * as m0012 from './0012-members-and-key-last-use.js';
 import * as m0013 from './0013-one-open-delivery-per-event.js';
 import * as m0014 from './0014-register-mirrors.js';
 import * as m0015 from './0015-mirror-company-details.js';
+import * as m0016 from './0016-mirror-diff.js';
 
 /**
  * Every migration, in order. A static list rather than a directory scan: it survives bundling and
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013-one-open-delivery-per-event': m0013,
   '0014-register-mirrors': m0014,
   '0015-mirror-company-details': m0015,
+  '0016-mirror-diff': m0016,
 };

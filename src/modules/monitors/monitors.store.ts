@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
 import { after, type KeysetPosition } from '../../db/keyset.js';
 import type { Database, MonitorEventsTable, MonitorRow, MonitorsTable } from '../../db/schema.js';
@@ -11,6 +11,44 @@ export const DUE_MONITORS: LeasedTable = {
   dueColumn: 'next_check_at',
   eligible: sql<boolean>`archived_at is null and status <> 'paused'`,
 };
+
+/**
+ * Makes due now the live monitors of one country and identifier type whose number `changed`
+ * holds for (given the monitor's `identifier_normalized`): a register mirror's refresh found the
+ * company behind it changed. The scheduler then rechecks them through the normal recheck path.
+ * Only monitors the scheduler would recheck (DUE_MONITORS: not archived, not paused) and only
+ * live ones (a sandbox monitor never reads a register); a sandbox, paused or archived monitor is
+ * left as it is. `next_check_at` only ever moves earlier. A monitor whose recheck is in flight
+ * (its lease held) may have read the register before the change: its lease is taken back, so that
+ * recheck commits nothing (its completion checks the lease) and the next tick rechecks it again.
+ * Returns how many monitors were made due.
+ */
+export async function makeLiveMonitorsDue(
+  db: Kysely<Database>,
+  request: {
+    now: string;
+    countryCode: string;
+    identifierType: MonitorsTable['identifier_type'];
+    changed(number: RawBuilder<string>): RawBuilder<boolean>;
+  },
+): Promise<number> {
+  const { now } = request;
+  const result = await db
+    .updateTable('monitors')
+    .set({
+      next_check_at: sql<string>`case when next_check_at > ${now} then ${now} else next_check_at end`,
+      lease_owner: null,
+      lease_expires_at: null,
+    })
+    .where('environment', '=', 'live')
+    .where(DUE_MONITORS.eligible)
+    .where('country_code', '=', request.countryCode)
+    .where('identifier_type', '=', request.identifierType)
+    .where((eb) => eb.or([eb('next_check_at', '>', now), eb('lease_expires_at', '>', now)]))
+    .where(request.changed(sql.ref('monitors.identifier_normalized')))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
 
 export async function insertMonitor(db: Kysely<Database>, row: MonitorsTable): Promise<void> {
   await db.insertInto('monitors').values(row).execute();

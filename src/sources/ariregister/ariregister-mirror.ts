@@ -11,7 +11,6 @@ export const ARIREGISTER_NO_DATA_REASON =
  */
 export const ARIREGISTER_MIRROR: MirrorSourceDefinition = {
   mirror: 'ariregister',
-  countryCode: 'EE',
   info: {
     source_type: 'government_registry',
     source_name: 'Estonian e-Business Register (Äriregister)',
@@ -29,7 +28,6 @@ export const ARIREGISTER_MIRROR: MirrorSourceDefinition = {
       { identifierType: 'vat_number', registryMatch: 'partial', companyLegalStatus: 'partial' },
     ],
   },
-  numberColumns: { registration_number: 'registration_number', vat_number: 'vat_number' },
   noDataReason: ARIREGISTER_NO_DATA_REASON,
   recordUrl: (base, row) => `${base}/eng/company/${row.register_key}`,
 };

@@ -4,13 +4,12 @@ export const EDGAR_NO_DATA_REASON =
   "The SEC EDGAR mirror has no data yet: once an operator imports the SEC's submissions file (firmwatch mirror refresh edgar --file <dir>), SEC filers' EINs are answered from it (partial: filers only).";
 
 /**
- * US SEC filers from the EDGAR mirror (src/mirrors/edgar-submissions.ts): a US EIN is looked up,
- * and a US name searched by prefix. SEC filers only, and EDGAR records no legal status
- * (docs/sources/edgar.md).
+ * US SEC filers from the EDGAR mirror (src/mirrors/edgar-submissions.ts, whose format says a US
+ * EIN is its `tax_identifier` column): a US EIN is looked up, and a US name searched by prefix.
+ * SEC filers only, and EDGAR records no legal status (docs/sources/edgar.md).
  */
 export const EDGAR_MIRROR: MirrorSourceDefinition = {
   mirror: 'edgar',
-  countryCode: 'US',
   info: {
     source_type: 'government_registry',
     source_name: 'SEC EDGAR',
@@ -27,7 +26,6 @@ export const EDGAR_MIRROR: MirrorSourceDefinition = {
       },
     ],
   },
-  numberColumns: { tax_identifier: 'tax_identifier' },
   noDataReason: EDGAR_NO_DATA_REASON,
   recordUrl: (base, row) =>
     `${base}/cgi-bin/browse-edgar?action=getcompany&CIK=${row.register_key}`,

@@ -11,7 +11,6 @@ export const KBO_NO_DATA_REASON =
  */
 export const KBO_MIRROR: MirrorSourceDefinition = {
   mirror: 'kbo',
-  countryCode: 'BE',
   info: {
     source_type: 'government_registry',
     source_name: 'Crossroads Bank for Enterprises (KBO/BCE)',
@@ -30,9 +29,6 @@ export const KBO_MIRROR: MirrorSourceDefinition = {
       { identifierType: 'vat_number', registryMatch: 'partial', companyLegalStatus: 'partial' },
     ],
   },
-  numberColumns: { registration_number: 'registration_number', vat_number: 'registration_number' },
-  // The BE VAT rule normalises to BE and 10 digits, the registration rule to the 10 digits.
-  storedAs: { vat_number: (normalized) => normalized.replace(/^BE/, '') },
   noDataReason: KBO_NO_DATA_REASON,
   // KBO Public Search's page of one enterprise, by its 10 digits.
   recordUrl: (base, row) =>
