@@ -346,6 +346,7 @@ describe.each(DIALECTS)("the worker's refresh of the EDGAR mirror [%s]", (dialec
       owner: 'operator',
     });
     // Stopped (SIGTERM): the download is aborted halfway and recorded as failed.
+    clock.advance(MINUTE);
     const stopped = refresher('worker-a');
     sec.hold();
     stopped.start();
