@@ -1,6 +1,12 @@
-import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import type { SqliteSynchronous } from './db/database.js';
 import { PACKAGE_ROOT } from './lib/package-version.js';
+import {
+  DOWNLOADABLE_MIRRORS,
+  type DownloadableMirror,
+  EDGAR_SUBMISSIONS_URL,
+} from './mirrors/mirror-registers.js';
 import {
   baseUrlVariable,
   LIVE_SOURCE_DEFAULT_BASE_URLS,
@@ -21,6 +27,9 @@ export const DEFAULT_MONITOR_SLOTS = 1000;
 
 /** How long a worker holds the monitors it claims, unless configured. */
 export const DEFAULT_MONITOR_LEASE_MS = 60_000;
+
+/** How long a mirror listed in MIRROR_REFRESH serves one version before it is downloaded again. */
+export const DEFAULT_MIRROR_REFRESH_INTERVAL_HOURS = 24;
 
 /**
  * Per-connection PostgreSQL timeouts (docs/monitoring.md). A process that stops mid-transaction
@@ -190,6 +199,36 @@ export const CONFIG_VARIABLES = [
     meaning:
       'The company registers live checks, searches and monitors ask, in the order they are tried for a country (`none` for none); see `docs/sources.md`. Sandbox keys never use them',
   },
+  {
+    name: 'MIRROR_REFRESH',
+    default: 'none',
+    meaning:
+      'Register mirrors the worker downloads from their register and imports on its own, comma-separated (`edgar`), or `none`: a mirror whose serving version was retrieved longer ago than `MIRROR_REFRESH_INTERVAL_HOURS` (or that has none) is refreshed under its lease, by one worker at a time; a failed refresh is tried again after an hour at the soonest, and the previous version keeps answering. See `docs/sources/edgar.md`',
+  },
+  {
+    name: 'MIRROR_REFRESH_INTERVAL_HOURS',
+    default: String(DEFAULT_MIRROR_REFRESH_INTERVAL_HOURS),
+    meaning:
+      'How old (by its `retrieved_at`) the serving version of a mirror in `MIRROR_REFRESH` may get before the worker downloads its file again',
+  },
+  {
+    name: 'MIRROR_DOWNLOAD_DIR',
+    default: "(the SQLite database's directory; on PostgreSQL, the system's temporary directory)",
+    meaning:
+      "Where a mirror's file is downloaded before its import (streamed to disk, never held in memory; the SEC's `submissions.zip` is over a gigabyte); the file is removed once imported or failed",
+  },
+  {
+    name: 'SEC_USER_AGENT',
+    default: '(none)',
+    meaning:
+      "The `User-Agent` of every request to the SEC (the EDGAR mirror's download): who you are and a contact e-mail, as the SEC's fair access rules ask (`Sample Company Name AdminContact@<sample company domain>.com`). Without it the EDGAR download refuses to start",
+  },
+  {
+    name: 'EDGAR_DOWNLOAD_URL',
+    default: EDGAR_SUBMISSIONS_URL,
+    meaning:
+      "Where the EDGAR mirror's file, the SEC's bulk submissions file, is downloaded from (a local copy or a test double)",
+  },
   ...CREDENTIAL_VARIABLES.map((name) => ({
     name,
     default: '(none)',
@@ -258,6 +297,24 @@ export interface Config {
     perIp: { capacity: number; refillPerSecond: number };
   };
   liveSources: LiveSourcesConfig;
+  mirrors: MirrorsConfig;
+}
+
+export interface MirrorsConfig {
+  /** Mirrors the worker downloads and imports on its own (MIRROR_REFRESH). */
+  refresh: DownloadableMirror[];
+  /** How old the serving version may get before the worker downloads the file again. */
+  refreshIntervalMs: number;
+  download: MirrorDownloadConfig;
+}
+
+/** What a download of a mirror's file needs (`mirror refresh NAME --download`, the worker). */
+export interface MirrorDownloadConfig {
+  /** Where the file is written while it is downloaded and imported. */
+  directory: string;
+  /** The User-Agent the SEC asks for (who and a contact e-mail); null when not configured. */
+  secUserAgent: string | null;
+  urls: Record<DownloadableMirror, string>;
 }
 
 export interface LiveSourcesConfig {
@@ -487,6 +544,75 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     rateLimits,
     liveSources: readLiveSources(env),
+    mirrors: readMirrors(env, database),
+  };
+}
+
+/**
+ * The SEC asks automated requests to declare who sends them with a contact (its example:
+ * `Sample Company Name AdminContact@<sample company domain>.com`, https://www.sec.gov/os/webmaster-faq#developers);
+ * a value that is not a header or has no e-mail could only be refused by it.
+ */
+function readSecUserAgent(env: Env): string | null {
+  const value = read(env, 'SEC_USER_AGENT')?.trim();
+  if (value === undefined || value === '') return null;
+  if (!/^[\x20-\x7e]+$/.test(value))
+    throw new ConfigError('SEC_USER_AGENT', 'must be printable ASCII (it is an HTTP header)');
+  const words = value.split(/\s+/);
+  if (!words.some((word) => /^<?[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+>?$/.test(word)) || words.length < 2)
+    throw new ConfigError(
+      'SEC_USER_AGENT',
+      `must name you and give a contact e-mail, as the SEC asks (e.g. "Sample Company Name AdminContact@<sample company domain>.com"), got "${value}"`,
+    );
+  return value;
+}
+
+function readMirrors(env: Env, database: DatabaseConfig): MirrorsConfig {
+  const listed = read(env, 'MIRROR_REFRESH') ?? 'none';
+  const names = listed === 'none' ? [] : listed.split(',').map((name) => name.trim());
+  const refresh: DownloadableMirror[] = [];
+  for (const name of names) {
+    if (!(DOWNLOADABLE_MIRRORS as readonly string[]).includes(name))
+      throw new ConfigError(
+        'MIRROR_REFRESH',
+        `unknown mirror "${name}"; known: ${DOWNLOADABLE_MIRRORS.join(', ')}, or none`,
+      );
+    if (refresh.includes(name as DownloadableMirror))
+      throw new ConfigError('MIRROR_REFRESH', `lists "${name}" twice`);
+    refresh.push(name as DownloadableMirror);
+  }
+  const hours = readInteger(
+    env,
+    'MIRROR_REFRESH_INTERVAL_HOURS',
+    DEFAULT_MIRROR_REFRESH_INTERVAL_HOURS,
+    1,
+    24 * 366,
+  );
+  const secUserAgent = readSecUserAgent(env);
+  // Refused at startup rather than at the first refresh, hours later, in a worker's log.
+  if (refresh.includes('edgar') && secUserAgent === null)
+    throw new ConfigError(
+      'SEC_USER_AGENT',
+      'MIRROR_REFRESH lists edgar, whose download the SEC only serves to a declared User-Agent: set SEC_USER_AGENT to who you are and a contact e-mail',
+    );
+  const rawUrl = read(env, 'EDGAR_DOWNLOAD_URL') ?? EDGAR_SUBMISSIONS_URL;
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new ConfigError('EDGAR_DOWNLOAD_URL', `is not an absolute URL: "${rawUrl}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ConfigError('EDGAR_DOWNLOAD_URL', 'must use https (or http for a test double)');
+  const directory =
+    read(env, 'MIRROR_DOWNLOAD_DIR') ??
+    (database.dialect === 'sqlite' && database.path !== ':memory:'
+      ? dirname(resolve(database.path))
+      : tmpdir());
+  return {
+    refresh,
+    refreshIntervalMs: hours * 3_600_000,
+    download: { directory: resolve(directory), secUserAgent, urls: { edgar: rawUrl } },
   };
 }
 

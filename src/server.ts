@@ -129,6 +129,7 @@ export async function startServer(
       ? startBackgroundWork(database, domain, app.log, {
           webhookNetwork: options.webhookNetwork,
           monitorLeaseMs: config.monitorLeaseMs,
+          mirrors: config.mirrors,
         })
       : undefined;
 

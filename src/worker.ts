@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Logger, pino } from 'pino';
-import type { Config } from './config.js';
+import type { Config, MirrorsConfig } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { domainDeps } from './domain.js';
 import { scheduleMirrorCoverageRefresh } from './jobs/mirror-coverage.js';
+import { createMirrorRefresher } from './jobs/mirror-refresher.js';
 import { createMonitorScheduler } from './jobs/monitor-scheduler.js';
 import { createWebhookDeliverer } from './jobs/webhook-deliverer.js';
 import { systemClock } from './lib/clock.js';
@@ -36,11 +37,14 @@ export interface BackgroundWorkOptions {
   webhookNetwork?: WebhookNetwork;
   /** How long the scheduler holds the monitors it claims (MONITOR_LEASE_MS). */
   monitorLeaseMs?: number;
+  /** The mirrors refreshed from their registers (MIRROR_REFRESH; none unless configured). */
+  mirrors?: MirrorsConfig;
 }
 
 /**
- * The background work of a process: the monitor scheduler and the webhook deliverer. `serve` runs
- * it beside the API unless WORKER_IN_SERVE=false; `firmwatch worker` runs only this.
+ * The background work of a process: the monitor scheduler, the webhook deliverer and, when
+ * MIRROR_REFRESH lists any, the mirror refresher. `serve` runs it beside the API unless
+ * WORKER_IN_SERVE=false; `firmwatch worker` runs only this.
  */
 export function startBackgroundWork(
   database: DatabaseHandle,
@@ -60,11 +64,23 @@ export function startBackgroundWork(
     sender,
     log: log as FastifyBaseLogger,
   });
+  const mirrors = options.mirrors;
+  const refresher =
+    mirrors && mirrors.refresh.length > 0
+      ? createMirrorRefresher(database, deps, {
+          owner,
+          mirrors: mirrors.refresh,
+          intervalMs: mirrors.refreshIntervalMs,
+          download: mirrors.download,
+          log: log as FastifyBaseLogger,
+        })
+      : undefined;
   scheduler.start();
   deliverer.start();
+  refresher?.start();
   return {
     async stop() {
-      await Promise.all([scheduler.stop(), deliverer.stop()]);
+      await Promise.all([scheduler.stop(), deliverer.stop(), refresher?.stop()]);
       await sender.close();
     },
   };
@@ -117,6 +133,7 @@ export async function startWorker(
     const work = startBackgroundWork(database, deps, log, {
       ...options,
       monitorLeaseMs: config.monitorLeaseMs,
+      mirrors: config.mirrors,
     });
     const stopMirrorCoverageRefresh = scheduleMirrorCoverageRefresh(live, log);
     log.info({ dialect: database.dialect }, 'worker started');

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, describeDatabase, loadConfig } from '../src/config.js';
@@ -71,6 +71,18 @@ describe('configuration', () => {
           edgar: 'https://www.sec.gov',
           ariregister: 'https://ariregister.rik.ee',
           kbo: 'https://kbopub.economie.fgov.be',
+        },
+      },
+      mirrors: {
+        refresh: [],
+        refreshIntervalMs: 24 * 3_600_000,
+        download: {
+          // Beside the SQLite database: the data directory of the package.
+          directory: dirname(PACKAGE_DATABASE),
+          secUserAgent: null,
+          urls: {
+            edgar: 'https://www.sec.gov/Archives/edgar/daily-index/bulkdata/submissions.zip',
+          },
         },
       },
     });

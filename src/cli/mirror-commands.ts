@@ -1,8 +1,15 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
 import { listMirrorVersions } from '../mirrors/mirror.store.js';
+import {
+  DOWNLOAD_FAILED,
+  downloadRequest,
+  refreshMirrorFromRegister,
+} from '../mirrors/mirror-download.js';
 import { MIRROR_NAMES } from '../mirrors/mirror-formats.js';
 import { importMirror } from '../mirrors/mirror-import.js';
+import { DOWNLOADABLE_MIRRORS } from '../mirrors/mirror-registers.js';
 import { createOption, withDatabase } from './database-command.js';
 import { CliError, jsonOption, printResult, type RunCommand } from './output.js';
 
@@ -44,9 +51,11 @@ export function addMirrorCommands(program: Command, run: RunCommand): void {
           if (mine.length === 0) return `${name}: no data yet (never imported)`;
           return [
             `${name}:`,
-            ...mine.map(
-              (row) =>
-                `  ${row.id} ${row.state}: ${row.imported_rows} imported, ${row.skipped_rows} skipped; file retrieved ${row.retrieved_at}; started ${row.started_at}${row.finished_at ? `, finished ${row.finished_at}` : ''}${diffWords(row) ? `; ${diffWords(row)}` : ''}${row.error ? ` (${row.error})` : ''}`,
+            ...mine.map((row) =>
+              // A failed download retrieved no file: its line says what was attempted instead.
+              row.error?.startsWith(DOWNLOAD_FAILED)
+                ? `  ${row.id} ${row.state}: download of ${row.file} attempted ${row.started_at} (${row.error})`
+                : `  ${row.id} ${row.state}: ${row.imported_rows} imported, ${row.skipped_rows} skipped; file retrieved ${row.retrieved_at}; started ${row.started_at}${row.finished_at ? `, finished ${row.finished_at}` : ''}${diffWords(row) ? `; ${diffWords(row)}` : ''}${row.error ? ` (${row.error})` : ''}`,
             ),
           ].join('\n');
         });
@@ -56,54 +65,93 @@ export function addMirrorCommands(program: Command, run: RunCommand): void {
   mirror
     .command('refresh')
     .description(
-      'Import a bulk file an operator placed as the new version of a mirror (downloading it is not done yet). The previous version keeps answering until the import completes.',
+      "Import a new version of a mirror: a file an operator placed (--file), or the register's file downloaded now (--download). The previous version keeps answering until the import completes.",
     )
     .argument('<name>', `the mirror (${MIRROR_NAMES.join(', ')})`)
-    .requiredOption(
+    .option(
       '--file <path>',
       'the file (edgar: the unpacked submissions.zip directory; ariregister: the unpacked simple-data CSV; kbo: the unpacked KboOpenData_<n>_<yyyy>_<mm>_Full.zip directory)',
     )
     .option(
+      '--download',
+      `download the register's file and import it (${DOWNLOADABLE_MIRRORS.join(', ')}; edgar needs SEC_USER_AGENT)`,
+    )
+    .option(
       '--retrieved-at <time>',
-      "when the file was retrieved from the register, ISO 8601 (default: the file's modification time)",
+      "with --file: when the file was retrieved from the register, ISO 8601 (default: the file's modification time)",
     )
     .addOption(jsonOption())
     .addOption(createOption())
-    .action(
-      async (
-        name: string,
-        options: { file: string; retrievedAt?: string; json?: boolean; create?: boolean },
-      ) => {
-        const output = { json: options.json === true };
-        await run(output, async () => {
-          let retrievedAt: Date | undefined;
-          if (options.retrievedAt !== undefined) {
-            retrievedAt = new Date(options.retrievedAt);
-            if (Number.isNaN(retrievedAt.getTime())) {
-              throw new CliError('invalid_option', '--retrieved-at must be an ISO 8601 time');
-            }
-          }
+    .action(async (name: string, options: RefreshOptions) => {
+      const output = { json: options.json === true };
+      await run(output, async () => {
+        if ((options.file === undefined) === (options.download !== true)) {
+          throw new CliError(
+            'invalid_option',
+            "give exactly one of --file <path> (a file you placed) and --download (the register's file, downloaded now)",
+          );
+        }
+        const progress = (line: string) => {
+          if (!output.json) process.stderr.write(`${line}\n`);
+        };
+        const onBatch = ({ imported, skipped }: { imported: number; skipped: number }) =>
+          progress(`${imported} imported, ${skipped} skipped`);
+        const owner = `${hostname()}:${process.pid}`;
+        if (options.download) {
+          if (options.retrievedAt !== undefined)
+            throw new CliError(
+              'invalid_option',
+              '--retrieved-at goes with --file: a download records when it retrieved the file',
+            );
+          const settings = loadConfig().mirrors.download;
+          // Refused before the database is opened: nothing could be downloaded.
+          downloadRequest(name, settings);
           const result = await withDatabase(options, (database, deps) =>
-            importMirror(database, deps, {
+            refreshMirrorFromRegister(database, deps, {
               name,
-              path: options.file,
-              retrievedAt,
-              owner: `${hostname()}:${process.pid}`,
-              onBatch: ({ imported, skipped }) => {
-                if (!output.json)
-                  process.stderr.write(`${imported} imported, ${skipped} skipped\n`);
-              },
+              owner,
+              settings,
+              onDownloaded: ({ url, bytes }) => progress(`downloaded ${bytes} bytes from ${url}`),
+              onBatch,
             }),
           );
           printResult(
             output,
             { mirror: name, state: 'ready', ...result },
             [
-              `${name}: version ${result.version_id} is now serving (${result.imported_rows} imported, ${result.skipped_rows} skipped; file retrieved ${result.retrieved_at}; ${diffWords(result) ?? 'the first version: nothing to compare with'})`,
+              `${name}: version ${result.version_id} is now serving (${result.imported_rows} imported, ${result.skipped_rows} skipped; file downloaded from ${result.url} at ${result.retrieved_at}${result.last_modified ? `, Last-Modified ${result.last_modified}` : ''}; ${diffWords(result) ?? 'the first version: nothing to compare with'})`,
               ...result.skipped_examples.map((example) => `  skipped ${example}`),
             ].join('\n'),
           );
-        });
-      },
-    );
+          return;
+        }
+        let retrievedAt: Date | undefined;
+        if (options.retrievedAt !== undefined) {
+          retrievedAt = new Date(options.retrievedAt);
+          if (Number.isNaN(retrievedAt.getTime())) {
+            throw new CliError('invalid_option', '--retrieved-at must be an ISO 8601 time');
+          }
+        }
+        const path = options.file as string;
+        const result = await withDatabase(options, (database, deps) =>
+          importMirror(database, deps, { name, path, retrievedAt, owner, onBatch }),
+        );
+        printResult(
+          output,
+          { mirror: name, state: 'ready', ...result },
+          [
+            `${name}: version ${result.version_id} is now serving (${result.imported_rows} imported, ${result.skipped_rows} skipped; file retrieved ${result.retrieved_at}; ${diffWords(result) ?? 'the first version: nothing to compare with'})`,
+            ...result.skipped_examples.map((example) => `  skipped ${example}`),
+          ].join('\n'),
+        );
+      });
+    });
+}
+
+interface RefreshOptions {
+  file?: string;
+  download?: boolean;
+  retrievedAt?: string;
+  json?: boolean;
+  create?: boolean;
 }

@@ -17,7 +17,13 @@ import { isMirrorName, MIRROR_FORMATS, MIRROR_NAMES } from './mirror-formats.js'
 
 export class MirrorError extends Error {
   constructor(
-    readonly code: 'mirror_unknown' | 'mirror_busy' | 'mirror_file_unreadable',
+    readonly code:
+      | 'mirror_unknown'
+      | 'mirror_busy'
+      | 'mirror_file_unreadable'
+      | 'mirror_not_downloadable'
+      | 'mirror_download_unconfigured'
+      | 'mirror_download_failed',
     message: string,
   ) {
     super(message);
@@ -30,6 +36,8 @@ export interface MirrorImportOptions {
   path: string;
   /** When the file was retrieved from the register (default: the file's modification time). */
   retrievedAt?: Date;
+  /** What the version records as its file (default: `path`; a download records its URL). */
+  file?: string;
   owner: string;
   leaseMs?: number;
   batchSize?: number;
@@ -112,7 +120,7 @@ export async function importMirror(
         mirror_name: options.name,
         state: 'importing',
         retrieved_at: toTimestamp(retrievedAt),
-        file: options.path,
+        file: options.file ?? options.path,
         error: null,
         started_at: toTimestamp(deps.clock.now()),
         finished_at: null,

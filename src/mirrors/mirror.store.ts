@@ -6,7 +6,9 @@ export type MirrorVersionRow = Selectable<MirrorVersionsTable>;
 
 /**
  * Claims the import lease of a mirror in one statement: the row is created, or taken over when
- * its lease is free or expired. Returns whether this owner now holds it.
+ * its lease is free or expired, or extended when this owner already holds it (a download holds
+ * the lease, then hands it to the import of what it downloaded). Returns whether this owner now
+ * holds it.
  */
 export async function claimMirrorLease(
   db: Kysely<Database>,
@@ -18,6 +20,7 @@ export async function claimMirrorLease(
     on conflict (name) do update
       set lease_owner = excluded.lease_owner, lease_expires_at = excluded.lease_expires_at
       where mirrors.lease_expires_at is null or mirrors.lease_expires_at <= ${request.now}
+        or mirrors.lease_owner = ${request.owner}
     returning name`.execute(db);
   return result.rows.length === 1;
 }
@@ -101,6 +104,48 @@ export async function findReadyVersion(
     .where('mirror_name', '=', name)
     .where('state', '=', 'ready')
     .executeTakeFirst();
+}
+
+/**
+ * What decides whether a mirror is due for a refresh: when its serving version's file was
+ * retrieved, and when its last attempt that failed (a download or an import) ended.
+ */
+export async function findRefreshState(
+  db: Kysely<Database>,
+  name: string,
+): Promise<{ servingRetrievedAt: string | null; lastFailedAt: string | null }> {
+  const serving = await findReadyVersion(db, name);
+  const failed = await db
+    .selectFrom('mirror_versions')
+    .select((eb) => eb.fn.max('finished_at').as('at'))
+    .where('mirror_name', '=', name)
+    .where('state', '=', 'failed')
+    .executeTakeFirst();
+  return { servingRetrievedAt: serving?.retrieved_at ?? null, lastFailedAt: failed?.at ?? null };
+}
+
+/**
+ * Records a refresh that failed before any import began (its download), as a `failed` version
+ * without rows: `mirror status` shows why, and the refresh is not tried again at once. No file was
+ * retrieved, so its `retrieved_at` is when the download was attempted.
+ */
+export async function recordFailedDownload(
+  db: Kysely<Database>,
+  failure: { id: string; name: string; url: string; error: string; startedAt: string; now: string },
+): Promise<void> {
+  await db
+    .insertInto('mirror_versions')
+    .values({
+      id: failure.id,
+      mirror_name: failure.name,
+      state: 'failed',
+      retrieved_at: failure.startedAt,
+      file: failure.url,
+      error: failure.error,
+      started_at: failure.startedAt,
+      finished_at: failure.now,
+    })
+    .execute();
 }
 
 /** Every version of every mirror, newest first, with the lease holder of its mirror. */
