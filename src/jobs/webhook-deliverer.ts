@@ -54,6 +54,8 @@ export interface WebhookDeliverer extends JobLoop {
   tick(): Promise<DeliveryTickResult>;
   /** Runs the fed lanes of the running loop until nothing is due and every claim is attempted. */
   drain(): Promise<DeliveryTickResult>;
+  /** Claims no more, and waits until every delivery already claimed has been attempted. */
+  stop(): Promise<void>;
 }
 
 /**
