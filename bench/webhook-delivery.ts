@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { LookupFunction } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import SqliteDatabase from 'better-sqlite3';
 import { Agent } from 'undici';
 import { parseDatabaseUrl } from '../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
@@ -38,6 +39,78 @@ const CONCURRENCY = 32;
 const DELIVERIES = 3000;
 const MONITORS = 10;
 const BASELINE_MS = 2000;
+
+/**
+ * Every SQLite statement this process runs, counted on better-sqlite3's statement prototype (the
+ * deliverer's prepared statements bypass Kysely, so no Kysely hook sees them all): statements apart
+ * from BEGIN/COMMIT/ROLLBACK, commits, and rows written (changes, or rows an INSERT/UPDATE/DELETE
+ * ... RETURNING returned).
+ */
+const sqliteWork = { statements: 0, commits: 0, rowsWritten: 0 };
+function countSqliteWork(): void {
+  const probe = new SqliteDatabase(':memory:');
+  const proto = Object.getPrototypeOf(probe.prepare('select 1')) as Record<
+    string,
+    (...args: unknown[]) => unknown
+  >;
+  probe.close();
+  const writes = /^\s*(insert|update|delete)/i;
+  const control = /^\s*(begin|commit|rollback|savepoint|release)/i;
+  const count = (source: string) => {
+    if (/^\s*commit/i.test(source)) sqliteWork.commits += 1;
+    if (!control.test(source)) sqliteWork.statements += 1;
+  };
+  const run = proto.run as (...args: unknown[]) => { changes: number };
+  const all = proto.all as (...args: unknown[]) => unknown[];
+  proto.run = function (this: { source: string }, ...args: unknown[]) {
+    count(this.source);
+    const result = run.apply(this, args);
+    sqliteWork.rowsWritten += result.changes;
+    return result;
+  };
+  proto.all = function (this: { source: string }, ...args: unknown[]) {
+    count(this.source);
+    const rows = all.apply(this, args);
+    if (writes.test(this.source)) sqliteWork.rowsWritten += rows.length;
+    return rows;
+  };
+  for (const name of ['get', 'iterate'] as const) {
+    const original = proto[name] as (...args: unknown[]) => unknown;
+    proto[name] = function (this: { source: string }, ...args: unknown[]) {
+      count(this.source);
+      return original.apply(this, args);
+    };
+  }
+}
+
+/**
+ * CPU time of this process's main thread, in ms (Linux: /proc, user + system, 10 ms ticks), or null
+ * elsewhere. The receiver and the WAL checkpointer run on threads of their own, so this is the
+ * client's CPU alone: steadier than throughput on a shared machine.
+ */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** Per second, and main-thread CPU µs per request (null where it cannot be read). */
+interface Rate {
+  perSecond: number;
+  cpuUs: number | null;
+}
+
+function rate(requests: number, started: number, cpuStarted: number | null): Rate {
+  const cpu = mainThreadCpuMs();
+  return {
+    perSecond: requests / ((performance.now() - started) / 1000),
+    cpuUs: cpu === null || cpuStarted === null ? null : ((cpu - cpuStarted) * 1000) / requests,
+  };
+}
 
 interface Receiver {
   port: number;
@@ -172,9 +245,10 @@ async function bareUndici(
   url: string,
   body: string,
   durationMs: number,
-): Promise<number> {
+): Promise<Rate> {
   const target = new URL(url);
   let requests = 0;
+  const cpuStarted = mainThreadCpuMs();
   const started = performance.now();
   const deadline = started + durationMs;
   const lane = async () => {
@@ -192,7 +266,7 @@ async function bareUndici(
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, lane));
-  return requests / ((performance.now() - started) / 1000);
+  return rate(requests, started, cpuStarted);
 }
 
 /**
@@ -206,8 +280,9 @@ async function senderAlone(
   url: string,
   body: string,
   durationMs: number,
-): Promise<number> {
+): Promise<Rate> {
   let requests = 0;
+  const cpuStarted = mainThreadCpuMs();
   const started = performance.now();
   const deadline = started + durationMs;
   const lane = async () => {
@@ -229,29 +304,27 @@ async function senderAlone(
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, lane));
-  return requests / ((performance.now() - started) / 1000);
+  return rate(requests, started, cpuStarted);
 }
 
 /**
- * The real deliverer (its defaults but `concurrency`) ticking until `count` freshly recorded
- * deliveries are all delivered. Deliveries per second.
+ * The real deliverer (its defaults but `concurrency`) running its fed lanes, as its loop does, until
+ * `count` freshly recorded deliveries are all delivered. Deliveries per second.
  */
-async function deliverer(f: Fixture, sender: WebhookSender, count: number): Promise<number> {
+async function deliverer(f: Fixture, sender: WebhookSender, count: number): Promise<Rate> {
   await recordEvents(f, count);
   const worker = createWebhookDeliverer(
     f.database,
     { clock: systemClock },
     { owner: randomUUID(), sender, concurrency: CONCURRENCY },
   );
+  const cpuStarted = mainThreadCpuMs();
   const started = performance.now();
-  let delivered = 0;
-  while (delivered < count) {
-    const result = await worker.tick();
-    if (result.claimed === 0 || result.delivered !== result.claimed)
-      throw new Error(`a tick did not deliver all it claimed: ${JSON.stringify(result)}`);
-    delivered += result.delivered;
-  }
-  return count / ((performance.now() - started) / 1000);
+  Object.assign(sqliteWork, { statements: 0, commits: 0, rowsWritten: 0 });
+  const result = await worker.drain();
+  if (result.delivered !== result.claimed || result.delivered < count)
+    throw new Error(`the deliverer did not deliver all ${count}: ${JSON.stringify(result)}`);
+  return rate(result.delivered, started, cpuStarted);
 }
 
 /**
@@ -262,6 +335,7 @@ async function deliverer(f: Fixture, sender: WebhookSender, count: number): Prom
  * gap from the database's.
  */
 export async function webhookDelivery(): Promise<string> {
+  countSqliteWork();
   const receiver = await startReceiver();
   const url = `https://hooks.example.com:${receiver.port}/hooks`;
   const f = await fixture(url);
@@ -285,22 +359,33 @@ export async function webhookDelivery(): Promise<string> {
     await bareUndici(agent, url, body, BASELINE_MS);
     await senderAlone(sender, url, body, BASELINE_MS);
     await deliverer(f, sender, DELIVERIES);
-    const bareRuns: number[] = [];
-    const senderRuns: number[] = [];
-    const delivererRuns: number[] = [];
+    const bareRuns: Rate[] = [];
+    const senderRuns: Rate[] = [];
+    const delivererRuns: Rate[] = [];
     for (let i = 0; i < 3; i++) {
       bareRuns.push(await bareUndici(agent, url, body, BASELINE_MS));
       senderRuns.push(await senderAlone(sender, url, body, BASELINE_MS));
       delivererRuns.push(await deliverer(f, sender, DELIVERIES));
     }
+    // The counters hold the last run's work.
+    const perDelivery = (n: number) => (n / DELIVERIES).toFixed(2);
     const { count, connections } = await receiver.count();
-    const bare = median(bareRuns);
-    const sent = median(senderRuns);
-    const delivered = median(delivererRuns);
+    const bare = median(bareRuns.map((run) => run.perSecond));
+    const sent = median(senderRuns.map((run) => run.perSecond));
+    const delivered = median(delivererRuns.map((run) => run.perSecond));
+    const cpu = (runs: Rate[]) => {
+      const values = runs.map((run) => run.cpuUs);
+      return values.every((value) => value !== null)
+        ? `${median(values as number[]).toFixed(0)} µs`
+        : 'unavailable';
+    };
+    const ratios = delivererRuns.map((run, i) => run.perSecond / (bareRuns[i] as Rate).perSecond);
     const ratio = delivered / bare;
     return [
       `bare undici loop: ${bare.toFixed(0)} requests/s; the sender alone (signing each request, no database): ${sent.toFixed(0)} requests/s (${(sent / bare).toFixed(2)} of bare); deliverer: ${delivered.toFixed(0)} deliveries/s`,
       `${CONCURRENCY} in flight on all three, ${Buffer.byteLength(body)}-byte body, ${DELIVERIES} deliveries per run on a SQLite file, median of 3; the receiver took ${count} requests over ${connections} TLS connections`,
+      `main-thread CPU per request: bare ${cpu(bareRuns)}, sender alone ${cpu(senderRuns)}, deliverer ${cpu(delivererRuns)}; ratio of each alternating round: ${ratios.map((r) => r.toFixed(2)).join(', ')}`,
+      `SQLite work per delivery: ${perDelivery(sqliteWork.statements)} statements, ${perDelivery(sqliteWork.rowsWritten)} rows written, ${perDelivery(sqliteWork.commits)} commits`,
       `ratio deliverer/bare ${ratio.toFixed(2)} (target >= 0.5): ${ratio >= 0.5 ? 'met' : 'NOT met'}`,
     ].join('\n  ');
   } finally {

@@ -20,7 +20,8 @@ import {
   TIMESTAMP_HEADER,
   timestampHeader,
 } from '../modules/webhooks/signature.js';
-import { inLanes, type JobLoop, jobLoop } from './job-loop.js';
+import { fedLanes, fedLeaseRounds } from './fed-lanes.js';
+import { inLanes, type JobLoop } from './job-loop.js';
 import { claimDue, LeaseLostError } from './leases.js';
 
 export const WEBHOOK_USER_AGENT = `firmwatch-webhooks/${PACKAGE_VERSION}`;
@@ -34,6 +35,8 @@ export interface DelivererOptions {
   batchSize?: number;
   /** Attempts in flight at once (to different receivers, or the same one over keep-alive). */
   concurrency?: number;
+  /** The running loop claims again when fewer claimed deliveries than this wait (default: concurrency). */
+  lowWater?: number;
   log?: FastifyBaseLogger;
 }
 
@@ -47,14 +50,20 @@ export interface DeliveryTickResult {
 }
 
 export interface WebhookDeliverer extends JobLoop {
+  /** Claims one batch and attempts all of it (tests drive the deliverer by hand with it). */
   tick(): Promise<DeliveryTickResult>;
+  /** Runs the fed lanes of the running loop until nothing is due and every claim is attempted. */
+  drain(): Promise<DeliveryTickResult>;
+  /** Claims no more, and waits until every delivery already claimed has been attempted. */
+  stop(): Promise<void>;
 }
 
 /**
  * The webhook delivery worker: claims due deliveries from the outbox with a lease (as the scheduler
  * claims monitors), signs each attempt afresh, sends it through the SSRF-safe sender and records
  * the attempt, all of it only while the lease holds. A worker that dies mid-attempt loses its lease
- * and the delivery is attempted again: delivery is at least once.
+ * and the delivery is attempted again: delivery is at least once. The running loop keeps its lanes
+ * fed (src/jobs/fed-lanes.ts): the next batch is claimed while attempts are in flight.
  */
 export function createWebhookDeliverer(
   database: DatabaseHandle,
@@ -64,10 +73,12 @@ export function createWebhookDeliverer(
   const { db, transact } = database;
   const batchSize = options.batchSize ?? 100;
   const concurrency = options.concurrency ?? 32;
-  // Long enough for a whole batch of the slowest attempts, lane after lane (160 seconds by
-  // default): a live worker never loses a claim to a timeout-bound receiver.
+  const lowWater = Math.max(1, Math.min(options.lowWater ?? concurrency, batchSize));
+  // Long enough for a whole batch of the slowest attempts, lane after lane, behind the attempts in
+  // flight when it was claimed (195 seconds by default): a live worker never loses a claim to a
+  // timeout-bound receiver.
   const leaseMs =
-    options.leaseMs ?? Math.ceil(batchSize / concurrency) * longestAttemptMs() + 20_000;
+    options.leaseMs ?? fedLeaseRounds(batchSize, concurrency) * longestAttemptMs() + 20_000;
   const owner = options.owner;
   type Status = 'delivered' | 'retrying' | 'failed';
 
@@ -75,6 +86,8 @@ export function createWebhookDeliverer(
     const id = delivery.id;
     if (delivery.lease_owner !== owner || delivery.webhook_secret === null) return 'skipped';
     const attemptedAt = deps.clock.now();
+    // A claim that waited past its lease may be another worker's now: sending it would duplicate.
+    if ((delivery.lease_expires_at ?? '') <= toTimestamp(attemptedAt)) throw new LeaseLostError(id);
     const timestamp = timestampHeader(attemptedAt);
     const result = await options.sender.send({
       url: delivery.url,
@@ -122,37 +135,92 @@ export function createWebhookDeliverer(
     });
   }
 
-  async function tick(): Promise<DeliveryTickResult> {
+  async function claim(limit: number): Promise<{ claimed: number; items: DeliveryToAttempt[] }> {
     const now = deps.clock.now();
     const ids = await transact((trx) =>
       claimDue(trx, DUE_DELIVERIES, {
         now: toTimestamp(now),
         leaseExpiresAt: toTimestamp(new Date(now.getTime() + leaseMs)),
         owner,
-        limit: batchSize,
+        limit,
       }),
     );
-    const result: DeliveryTickResult = {
-      claimed: ids.length,
-      delivered: 0,
-      retrying: 0,
-      failed: 0,
-      skipped: 0,
-    };
-    const deliveries = await findDeliveriesToAttempt(db, ids);
-    result.skipped += ids.length - deliveries.length;
-    await inLanes(deliveries, concurrency, async (delivery) => {
-      try {
-        result[await attempt(delivery)] += 1;
-      } catch (error) {
-        result.skipped += 1;
-        const context = { delivery_id: delivery.id };
-        if (error instanceof LeaseLostError) options.log?.info(context, error.message);
-        else options.log?.error({ ...context, err: error }, 'webhook delivery failed');
-      }
-    });
+    return { claimed: ids.length, items: await findDeliveriesToAttempt(db, ids) };
+  }
+
+  const emptyResult = (): DeliveryTickResult => ({
+    claimed: 0,
+    delivered: 0,
+    retrying: 0,
+    failed: 0,
+    skipped: 0,
+  });
+
+  /** One delivery attempted and counted; never rejects (a lost lease or a failure is skipped). */
+  async function attemptCounted(delivery: DeliveryToAttempt, result: DeliveryTickResult) {
+    try {
+      result[await attempt(delivery)] += 1;
+    } catch (error) {
+      result.skipped += 1;
+      const context = { delivery_id: delivery.id };
+      if (error instanceof LeaseLostError) options.log?.info(context, error.message);
+      else options.log?.error({ ...context, err: error }, 'webhook delivery failed');
+    }
+  }
+
+  async function tick(): Promise<DeliveryTickResult> {
+    const result = emptyResult();
+    const { claimed, items } = await claim(batchSize);
+    result.claimed = claimed;
+    result.skipped += claimed - items.length;
+    await inLanes(items, concurrency, (delivery) => attemptCounted(delivery, result));
     return result;
   }
 
-  return { tick, ...jobLoop(tick, { batchSize, name: 'webhook deliverer', log: options.log }) };
+  function run(idleMs: number | null, onClaimError: (error: unknown) => void) {
+    const result = emptyResult();
+    const lanes = fedLanes({
+      async claim(limit) {
+        const claimed = await claim(limit);
+        result.claimed += claimed.claimed;
+        result.skipped += claimed.claimed - claimed.items.length;
+        return claimed;
+      },
+      work: (delivery) => attemptCounted(delivery, result),
+      concurrency,
+      batchSize,
+      lowWater,
+      idleMs,
+      onClaimError,
+    });
+    return { lanes, result };
+  }
+
+  async function drain(): Promise<DeliveryTickResult> {
+    let failure: unknown;
+    const { lanes, result } = run(null, (error) => {
+      failure ??= error;
+    });
+    await lanes.done;
+    if (failure !== undefined) throw failure;
+    return result;
+  }
+
+  let running: ReturnType<typeof run>['lanes'] | undefined;
+  return {
+    tick,
+    drain,
+    start(idleMs = 1000) {
+      if (running) return;
+      running = run(idleMs, (error) => {
+        options.log?.error({ err: error }, 'webhook deliverer claim failed');
+      }).lanes;
+    },
+    async stop() {
+      const lanes = running;
+      running = undefined;
+      lanes?.stop();
+      await lanes?.done;
+    },
+  };
 }

@@ -24,6 +24,8 @@ export interface Reply {
   body?: string;
   /** Wait this long before answering (a slow receiver). */
   delayMs?: number;
+  /** Answer only once this settles (a receiver the test holds). */
+  until?: Promise<unknown>;
 }
 
 export interface WebhookReceiver {
@@ -69,7 +71,8 @@ export async function startWebhookReceiver(
           response.writeHead(reply.status, reply.headers);
           response.end(reply.body ?? '');
         };
-        if (reply.delayMs) setTimeout(send, reply.delayMs);
+        if (reply.until) void reply.until.then(send, send);
+        else if (reply.delayMs) setTimeout(send, reply.delayMs);
         else send();
       });
     },
