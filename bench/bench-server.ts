@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { loadConfig } from '../src/config.js';
+import type { DatabaseHandle } from '../src/db/database.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createIdGenerator } from '../src/lib/ids.js';
 import { createApiKey, createWorkspace } from '../src/modules/accounts/accounts.service.js';
@@ -11,12 +13,33 @@ import { startServer } from '../src/server.js';
 
 const UNLIMITED = '1000000';
 
-/** The real server on a fresh SQLite file, rate limits out of the way, with one sandbox key. */
-export async function startBenchServer(env: Record<string, string> = {}): Promise<{
+/** Where the PostgreSQL benchmarks look for a server (a scratch database is made on it). */
+export const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** How long a measured round lasts: `BENCH_ROUND_MS` shortens every round for a quick look. */
+export function roundMs(defaultMs: number): number {
+  const set = Number(process.env.BENCH_ROUND_MS);
+  return Number.isFinite(set) && set > 0 ? Math.min(set, defaultMs) : defaultMs;
+}
+
+export interface BenchServer {
   baseUrl: string;
+  /** A sandbox key of the first workspace. */
   key: string;
+  /** One sandbox key per workspace. */
+  keys: string[];
+  database: DatabaseHandle;
   close(): Promise<void>;
-}> {
+}
+
+/**
+ * The real server on a fresh database (a SQLite file unless `env.DATABASE_URL` says otherwise),
+ * rate limits out of the way, with `workspaces` workspaces of one sandbox key each.
+ */
+export async function startBenchServer(
+  env: Record<string, string> = {},
+  { workspaces = 1 } = {},
+): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'firmwatch-bench-'));
   const server = await startServer(
     loadConfig({
@@ -32,17 +55,53 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     }),
   );
   const deps = { clock: systemClock, newId: createIdGenerator(systemClock) };
-  const workspace = await createWorkspace(server.database.db, deps, { name: 'bench' });
-  const { key } = await createApiKey(server.database.db, deps, {
-    workspaceId: workspace.id,
-    environment: 'sandbox',
-  });
+  const keys: string[] = [];
+  for (let i = 0; i < workspaces; i++) {
+    const workspace = await createWorkspace(server.database.db, deps, { name: `bench ${i}` });
+    const { key } = await createApiKey(server.database.db, deps, {
+      workspaceId: workspace.id,
+      environment: 'sandbox',
+    });
+    keys.push(key);
+  }
   return {
     baseUrl: server.baseUrl,
-    key,
+    key: keys[0] as string,
+    keys,
+    database: server.database,
     async close() {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A scratch database on the PostgreSQL at POSTGRES_URL, dropped by `drop`; or, when there is no
+ * PostgreSQL there, the reason, for the benchmark to print instead of its figures.
+ */
+export async function scratchPostgres(): Promise<
+  { url: string; drop(): Promise<void> } | { unavailable: string }
+> {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    await admin.end().catch(() => {});
+    return { unavailable: `no PostgreSQL at ${POSTGRES_URL} (${(error as Error).message})` };
+  }
+  const name = `firmwatch_bench_${process.pid}_${Date.now()}`;
+  await admin.query(`create database ${name}`);
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      try {
+        await admin.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await admin.end();
+      }
     },
   };
 }

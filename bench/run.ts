@@ -1,14 +1,17 @@
 /**
  * `npm run bench`: speed and memory targets, each measured as a ratio against a baseline taken in
  * the same run (absolute figures depend on the machine; ratios much less so).
- * `npm run bench -- <word>` runs only the benchmarks whose name contains the word.
+ * `npm run bench -- <word>` runs only the benchmarks whose name contains the word;
+ * `BENCH_ROUND_MS=500 npm run bench -- ...` shortens the measured rounds for a quick look.
+ * Load generators are child processes: the CPU per request printed beside a ratio is the
+ * servers' own (this process holds nothing else while a round runs).
  */
 import { authOverhead } from './auth-overhead.js';
 import { formatChecks } from './format-checks.js';
 import { liveCachedChecks } from './live-cached-checks.js';
 import { mcpToolCalls } from './mcp-tool-calls.js';
 import { scheduledRechecks, schedulerTick } from './monitor-scheduler.js';
-import { sandboxChecks } from './sandbox-checks.js';
+import { sandboxChecks, sandboxChecksPostgres } from './sandbox-checks.js';
 import { sqliteDurability } from './sqlite-durability.js';
 import { usageSummary } from './usage-summary.js';
 import { webhookDelivery } from './webhook-delivery.js';
@@ -22,6 +25,10 @@ const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
   {
     name: 'sandbox POST /checks on SQLite vs bare Fastify (50 connections, median of 3 x 2 s)',
     run: sandboxChecks,
+  },
+  {
+    name: 'sandbox POST /checks on PostgreSQL vs bare Fastify, and one workspace vs 50 (50 connections, median of 3 x 2 s)',
+    run: sandboxChecksPostgres,
   },
   {
     name: 'sandbox POST /checks with SQLITE_SYNCHRONOUS=full vs normal (50 connections, median of 3 x 2 s)',

@@ -24,6 +24,7 @@ import { ProblemSchema } from './http/problems.js';
 import { clientErrorHandler } from './http/protocol-errors.js';
 import { refuseUnknownQueryParameters } from './http/query-parameters.js';
 import { type RateLimitPolicies, registerRateLimit } from './http/rate-limit.js';
+import { createRequestHooks } from './http/request-hooks.js';
 import { addSharedSchema, validatorCompiler } from './http/validation.js';
 import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
@@ -153,17 +154,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     addSharedSchema(schema);
   }
 
-  // JSON is the only request body type; anything else is a 415, not a silently ignored body.
-  registerJsonBodyParser(app);
+  // One hook per stage for the request machinery below (see request-hooks.ts); it also dates each
+  // request once (`request.now`).
+  const hooks = createRequestHooks(app, deps.clock);
 
-  // Hook order is the order of these calls: request id and problems, then the channel (an
+  // JSON is the only request body type; anything else is a 415, not a silently ignored body.
+  registerJsonBodyParser(app, hooks);
+
+  // Check order is the order of these calls: request id and problems, then the channel (an
   // operation an MCP tool runs in-process), then rate limits (per address before the key is
   // verified, per key after), then who is calling, then (after body validation) idempotency.
-  registerProblemHandling(app, urls.documentation, deps.newId);
-  const dispatchHeaders = registerChannels(app);
-  registerRateLimit(app, deps.rateLimit.store, deps.rateLimit.policies);
+  registerProblemHandling(app, hooks, urls.documentation, deps.newId);
+  const dispatchHeaders = registerChannels(app, hooks);
+  const rateLimits = registerRateLimit(hooks, deps.rateLimit.store, deps.rateLimit.policies);
   registerAuth(
     app,
+    hooks,
     createKeyVerifier(db, {
       cacheTtlMs: deps.keyCacheTtlMs,
       clock: deps.clock,
@@ -172,6 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
     createAccessTokenVerifier(db, { clock: deps.clock, cacheTtlMs: deps.keyCacheTtlMs }),
   );
+  hooks.onRequest.add(rateLimits.perKey);
   registerIdempotency(app, deps.database, deps.clock);
   await registerOpenApi(app);
   // The MCP tools are the operations registered below.

@@ -121,10 +121,11 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     },
     referrerPolicy: { policy: 'same-origin' },
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A callback hook: an async one costs a promise per response for a header.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     // Pages can hold a key shown once: never keep them in a cache or the back-forward cache.
     if (!reply.getHeader('cache-control')) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 
   const csrfToken = (reply: FastifyReply) => reply.generateCsrf({ secure: secure() });

@@ -5,6 +5,8 @@ import type { KeyVerifier, Principal } from '../modules/accounts/key-verifier.js
 import type { Scope } from '../modules/accounts/scopes.js';
 import { isAccessToken } from '../modules/oauth/access-token-verifier.js';
 import { HttpProblem } from './problems.js';
+import { headerLines } from './protocol-errors.js';
+import { isPromise, type RequestHooks } from './request-hooks.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -57,15 +59,11 @@ export function requirePrincipal(request: FastifyRequest): Principal {
 
 /**
  * How many Authorization header lines the request has. Node keeps only the first of duplicate
- * Authorization headers in `request.headers`, so two keys would otherwise quietly become one.
+ * Authorization headers in `request.headers`, so two keys would otherwise quietly become one;
+ * without any, the header lines are not read at all.
  */
 function authorizationHeaderCount(request: FastifyRequest): number {
-  const raw = request.raw.rawHeaders;
-  let count = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]?.toLowerCase() === 'authorization') count++;
-  }
-  return count;
+  return request.headers.authorization === undefined ? 0 : headerLines(request, 'authorization');
 }
 
 function bearerToken(request: FastifyRequest): string | undefined {
@@ -85,16 +83,29 @@ function unauthorized(detail: string, error?: string): HttpProblem {
   });
 }
 
+/** The principal a verifier found, or the 401 of a key or token it does not know. */
+function found(
+  principal: Principal | undefined | Promise<Principal | undefined>,
+  detail: string,
+): Principal | Promise<Principal> {
+  const known = (p: Principal | undefined): Principal => {
+    if (!p) throw unauthorized(detail, 'invalid_token');
+    return p;
+  };
+  return isPromise(principal) ? principal.then(known) : known(principal);
+}
+
 /**
  * Resolves the principal of a request's key (or OAuth access token), or throws the 401 it
- * deserves. Access tokens are accepted only by `/mcp` (`anyScope`) and the operations its tools
- * run in-process: a token is what a user granted an MCP client, not a key for the REST API.
+ * deserves; at once when the verifier has the key cached. Access tokens are accepted only by
+ * `/mcp` (`anyScope`) and the operations its tools run in-process: a token is what a user granted
+ * an MCP client, not a key for the REST API.
  */
-async function authenticate(
+function authenticate(
   request: FastifyRequest,
   verifier: KeyVerifier,
   accessTokens: KeyVerifier | undefined,
-): Promise<Principal> {
+): Principal | Promise<Principal> {
   const headers = authorizationHeaderCount(request);
   if (headers > 1) {
     throw unauthorized(
@@ -113,11 +124,10 @@ async function authenticate(
         'invalid_token',
       );
     }
-    const principal = await accessTokens.verify(token);
-    if (!principal) {
-      throw unauthorized('The access token has expired or has been revoked.', 'invalid_token');
-    }
-    return principal;
+    return found(
+      accessTokens.verify(token, request.now),
+      'The access token has expired or has been revoked.',
+    );
   }
   if (environmentOfKey(token) === undefined) {
     throw unauthorized(
@@ -125,10 +135,21 @@ async function authenticate(
       'invalid_token',
     );
   }
-  const principal = await verifier.verify(token);
-  if (!principal)
-    throw unauthorized('The API key is unknown or has been revoked.', 'invalid_token');
-  return principal;
+  return found(verifier.verify(token, request.now), 'The API key is unknown or has been revoked.');
+}
+
+/** Admits the caller of an authenticated operation, or refuses a key without its scope. */
+function admit(request: FastifyRequest, principal: Principal): void {
+  const { scope } = request.routeOptions.config;
+  if (scope && !principal.scopes.includes(scope)) throw insufficientScope(scope, principal);
+  request.principal = principal;
+  request.keyStatus = 'valid';
+}
+
+/** On a public operation: who is asking, if a valid key says so (never a refusal). */
+function identify(request: FastifyRequest, principal: Principal | undefined): void {
+  request.principal = principal;
+  request.keyStatus = principal ? 'valid' : 'unrecognized';
 }
 
 /**
@@ -138,6 +159,7 @@ async function authenticate(
  */
 export function registerAuth(
   app: FastifyInstance,
+  hooks: RequestHooks,
   verifier: KeyVerifier,
   accessTokens?: KeyVerifier,
 ): void {
@@ -153,7 +175,7 @@ export function registerAuth(
     }
   });
 
-  app.addHook('onRequest', async (request) => {
+  hooks.onRequest.add((request) => {
     // On every path, public or unknown too: a key in a URL may already sit in a proxy's log,
     // and only a refusal tells its owner to rotate it.
     if (containsApiKey(request.url)) {
@@ -162,30 +184,24 @@ export function registerAuth(
         'invalid_request',
       );
     }
-    const { scope, public: isPublic } = request.routeOptions.config;
-    if (isPublic) {
+    const { config } = request.routeOptions;
+    if (config.public) {
       // Public operations never fail on credentials; a valid key only tells them who is asking,
       // and two Authorization headers tell them nothing.
-      if (request.dispatchedPrincipal) {
-        request.principal = request.dispatchedPrincipal;
-        request.keyStatus = 'valid';
-        return;
-      }
-      if (authorizationHeaderCount(request) > 1) {
-        request.keyStatus = 'unrecognized';
-        return;
-      }
+      if (request.dispatchedPrincipal) return identify(request, request.dispatchedPrincipal);
+      const headers = authorizationHeaderCount(request);
+      if (headers === 0) return;
+      if (headers > 1) return identify(request, undefined);
       const token = bearerToken(request);
-      if (token === undefined) return;
-      if (token && environmentOfKey(token)) request.principal = await verifier.verify(token);
-      request.keyStatus = request.principal ? 'valid' : 'unrecognized';
-      return;
+      if (!token || !environmentOfKey(token)) return identify(request, undefined);
+      const principal = verifier.verify(token, request.now);
+      if (isPromise(principal)) return principal.then((p) => identify(request, p));
+      return identify(request, principal);
     }
-    if (!needsKey(request.routeOptions.config)) return; // no route matched: 404/405 answer
-    const principal =
-      request.dispatchedPrincipal ?? (await authenticate(request, verifier, accessTokens));
-    if (scope && !principal.scopes.includes(scope)) throw insufficientScope(scope, principal);
-    request.principal = principal;
-    request.keyStatus = 'valid';
+    if (!needsKey(config)) return; // no route matched: 404/405 answer
+    if (request.dispatchedPrincipal) return admit(request, request.dispatchedPrincipal);
+    const principal = authenticate(request, verifier, accessTokens);
+    if (isPromise(principal)) return principal.then((p) => admit(request, p));
+    admit(request, principal);
   });
 }

@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { UsageSource } from '../db/schema.js';
 import type { Principal } from '../modules/accounts/key-verifier.js';
+import type { RequestHooks } from './request-hooks.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,13 +45,13 @@ export type DispatchHeaders = (
  * knows, so no client can claim another channel or skip a rate limit: from outside, the header is
  * ignored. Register before the rate limits.
  */
-export function registerChannels(app: FastifyInstance): DispatchHeaders {
+export function registerChannels(app: FastifyInstance, hooks: RequestHooks): DispatchHeaders {
   const token = randomBytes(32).toString('base64url');
   const expected = Buffer.from(token);
   app.decorateRequest('channel', 'api');
   app.decorateRequest('dispatched', false);
   app.decorateRequest('dispatchedPrincipal', undefined);
-  app.addHook('onRequest', async (request) => {
+  hooks.onRequest.add((request) => {
     const header = request.headers[HEADER];
     if (typeof header !== 'string') return;
     const [given = '', channel] = header.split(' ');

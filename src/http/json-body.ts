@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { findDuplicateKeys } from './duplicate-keys.js';
 import { HttpProblem } from './problems.js';
+import type { RequestHooks } from './request-hooks.js';
 
 // JSON exchanged between systems is UTF-8 (RFC 8259 section 8.1); `utf8` is a common alias.
 const UTF8_LABELS = new Set(['utf-8', 'utf8']);
@@ -134,20 +135,17 @@ function parse(text: string): unknown {
  * every parse failure with one generic error, and a client deserves to know where its JSON
  * broke, or that a key was refused.
  */
-export function registerJsonBodyParser(app: FastifyInstance): void {
+export function registerJsonBodyParser(app: FastifyInstance, hooks: RequestHooks): void {
   // A request with no body at all (no Content-Type, no bytes; Fastify leaves `body` undefined) on
   // an operation that takes one is read as the empty object: `POST /monitors/{id}/run` asks for
   // `{}`, and a client that sends nothing means exactly that. Elsewhere the empty object's own
   // errors (each required field, by name) say more than "must be object". An empty body declared
   // as JSON stays a 400, a body without Content-Type a 415 (see parse and problem-handling.ts).
   // Before validation and the idempotency claim, so `{}` and nothing are one request.
-  // A callback hook, not an async one: it runs on every request, and an async hook costs a
-  // promise and a turn of the event loop each time.
-  app.addHook('preValidation', (request, _reply, done) => {
+  hooks.preValidation.add((request) => {
     if (request.body === undefined && request.routeOptions.schema?.body !== undefined) {
       request.body = {};
     }
-    done();
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {

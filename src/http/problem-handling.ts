@@ -6,6 +6,7 @@ import { redactKeys } from '../lib/redact.js';
 import { trackAllowedMethods } from './allowed-methods.js';
 import { buildProblem, HttpProblem } from './problems.js';
 import { registerProtocolChecks, trackRequestOnSocket } from './protocol-errors.js';
+import type { RequestHooks } from './request-hooks.js';
 import { validationProblem } from './validation.js';
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -84,13 +85,14 @@ function toHttpProblem(error: FastifyError, request: FastifyRequest): HttpProble
  */
 export function registerProblemHandling(
   app: FastifyInstance,
+  hooks: RequestHooks,
   documentationUrl: DocumentationUrl,
   newId: IdGenerator,
 ): void {
   const allowedMethods = trackAllowedMethods(app);
   let closing = false;
 
-  app.addHook('onRequest', async (request, reply) => {
+  hooks.onRequest.add((request, reply) => {
     trackRequestOnSocket(request, reply);
     reply.header('x-request-id', request.id);
     if (closing) {
@@ -101,7 +103,7 @@ export function registerProblemHandling(
     }
   });
 
-  registerProtocolChecks(app, documentationUrl, newId);
+  registerProtocolChecks(app, hooks, documentationUrl, newId);
 
   // The server process begins draining before it closes (server.ts): requests that arrive on
   // kept-alive connections then get this 503 rather than a reset connection.
@@ -114,9 +116,8 @@ export function registerProblemHandling(
 
   // A response finished while draining must close its connection: a kept-alive socket would
   // hold server.close() open until the shutdown timeout.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  hooks.onSend.add((_request, reply) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

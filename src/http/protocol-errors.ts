@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdGenerator } from '../lib/ids.js';
 import { buildProblem, HttpProblem, PROBLEM_TYPES } from './problems.js';
+import type { RequestHooks } from './request-hooks.js';
 
 /**
  * Requests Node's HTTP parser refuses never reach Fastify's routes or hooks: Node (or Fastify's
@@ -108,6 +109,21 @@ function answer(socket: Duplex, response: string): void {
 const failedExpectation = new WeakSet<IncomingMessage>();
 
 /**
+ * How many lines of header `name` (lower case) the request has: Node keeps only the first of
+ * duplicate Host and Authorization headers in `request.headers`. Names of another length are
+ * passed over without being lower-cased, as this runs on every request.
+ */
+export function headerLines(request: FastifyRequest, name: string): number {
+  const raw = request.raw.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const line = raw[i] as string;
+    if (line.length === name.length && line.toLowerCase() === name) count += 1;
+  }
+  return count;
+}
+
+/**
  * Request checks Node would otherwise answer itself, without a Problem: Node refuses an HTTP/1.1
  * request without Host with an empty 400, and an `Expect` other than 100-continue with an empty
  * 417. Both are taken over here and answered in an onRequest hook, as any other problem. A
@@ -115,6 +131,7 @@ const failedExpectation = new WeakSet<IncomingMessage>();
  */
 export function registerProtocolChecks(
   app: FastifyInstance,
+  hooks: RequestHooks,
   documentationUrl: DocumentationUrl,
   newId: IdGenerator,
 ): void {
@@ -134,7 +151,7 @@ export function registerProtocolChecks(
     app.routing(request, response);
   });
 
-  app.addHook('onRequest', async (request) => {
+  hooks.onRequest.add((request) => {
     if (failedExpectation.has(request.raw)) {
       throw new HttpProblem('expectation_failed', {
         detail: `Expect: ${String(request.headers.expect).slice(0, 100)} cannot be met; the only expectation the service supports is 100-continue.`,
@@ -142,9 +159,7 @@ export function registerProtocolChecks(
       });
     }
     if (request.raw.httpVersion === '1.1') {
-      let hosts = 0;
-      const raw = request.raw.rawHeaders;
-      for (let i = 0; i < raw.length; i += 2) if (raw[i]?.toLowerCase() === 'host') hosts += 1;
+      const hosts = headerLines(request, 'host');
       if (hosts !== 1) {
         throw new HttpProblem('bad_request', {
           detail: `An HTTP/1.1 request must have exactly one Host header; this one has ${hosts}.`,

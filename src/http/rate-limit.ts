@@ -1,7 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { BucketPolicy, TakeResult, TokenBucketStore } from '../lib/token-bucket.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  BucketAnswer,
+  BucketPolicy,
+  TakeResult,
+  TokenBucketStore,
+} from '../lib/token-bucket.js';
 import { needsKey } from './auth.js';
 import { HttpProblem } from './problems.js';
+import { isPromise, type RequestCheck, type RequestHooks } from './request-hooks.js';
 
 export interface RateLimitPolicies {
   /** Per API key, for authenticated operations. */
@@ -26,6 +32,29 @@ function rateLimited(detail: string, result: TakeResult): HttpProblem {
 }
 
 /**
+ * Applies `then` to the store's answer, at once when the store answered at once. The limiter
+ * protects the service; its own outage must not take the API down with it: the store reports the
+ * outage (once), and each request just goes ahead (`then` is not called).
+ */
+function consult(
+  request: FastifyRequest,
+  ask: () => BucketAnswer,
+  then: (result: TakeResult) => void,
+): void | Promise<void> {
+  const unavailable = (error: unknown) => {
+    request.log.debug({ err: error }, 'rate limit not applied: store unavailable');
+  };
+  let answer: BucketAnswer;
+  try {
+    answer = ask();
+  } catch (error) {
+    return unavailable(error);
+  }
+  if (isPromise(answer)) return answer.then(then, unavailable);
+  then(answer);
+}
+
+/**
  * Token-bucket rate limits in three places:
  * - before authentication, per client IP: a public operation takes a token; an authenticated one
  *   is refused while that address has used up its failed authentications, so a flood of wrong
@@ -37,82 +66,79 @@ function rateLimited(detail: string, result: TakeResult): HttpProblem {
  * per key, not together. Every limited response carries RateLimit-Limit/-Remaining/-Reset so
  * clients can pace themselves; an empty bucket is a retryable 429 with Retry-After.
  *
- * Register this before authentication: its first hook must run before the key is verified.
+ * Register this before authentication: its first check must run before the key is verified. The
+ * per-key check it returns must be added after authentication's.
  */
 export function registerRateLimit(
-  app: FastifyInstance,
+  hooks: RequestHooks,
   store: TokenBucketStore,
   policies: RateLimitPolicies,
-): void {
+): { perKey: RequestCheck } {
   const failedAuth = policies.failedAuthPerIp ?? policies.perIp;
 
-  // The limiter protects the service; its own outage must not take the API down with it. The
-  // store reports the outage (once); each request just goes ahead.
-  async function consult(
-    request: FastifyRequest,
-    operation: () => Promise<TakeResult>,
-  ): Promise<TakeResult | undefined> {
-    try {
-      return await operation();
-    } catch (error) {
-      request.log.debug({ err: error }, 'rate limit not applied: store unavailable');
-      return undefined;
-    }
-  }
-
-  app.addHook('onRequest', async (request, reply) => {
+  hooks.onRequest.add((request, reply) => {
     // An operation dispatched by an MCP tool call: that call's request has paid already.
     if (request.dispatched) return;
-    if (request.routeOptions.config.public) {
-      const result = await consult(request, () => store.take(`ip:${request.ip}`, policies.perIp));
-      if (!result) return;
-      setHeaders(reply, policies.perIp, result);
-      if (!result.allowed) {
-        throw rateLimited(
-          `Too many requests: at most ${policies.perIp.capacity} at once and ${policies.perIp.refillPerSecond} per second after that.`,
-          result,
-        );
-      }
-    } else if (needsKey(request.routeOptions.config)) {
-      // Only a look: a request that then authenticates costs this bucket nothing.
-      const result = await consult(request, () =>
-        store.peek(`auth-failures:${request.ip}`, failedAuth),
+    const { config } = request.routeOptions;
+    if (config.public) {
+      return consult(
+        request,
+        () => store.take(`ip:${request.ip}`, policies.perIp),
+        (result) => {
+          setHeaders(reply, policies.perIp, result);
+          if (!result.allowed) {
+            throw rateLimited(
+              `Too many requests: at most ${policies.perIp.capacity} at once and ${policies.perIp.refillPerSecond} per second after that.`,
+              result,
+            );
+          }
+        },
       );
-      if (result && !result.allowed) {
+    }
+    if (!needsKey(config)) return;
+    // Only a look: a request that then authenticates costs this bucket nothing.
+    return consult(
+      request,
+      () => store.peek(`auth-failures:${request.ip}`, failedAuth),
+      (result) => {
+        if (result.allowed) return;
         setHeaders(reply, failedAuth, result);
         throw rateLimited(
           `Too many failed authentications from this address: at most ${failedAuth.capacity} at once and ${failedAuth.refillPerSecond} per second after that; requests are refused before their key is checked.`,
           result,
         );
-      }
-    }
-  });
-
-  // preParsing runs after every onRequest hook, so authentication has set the principal.
-  app.addHook('preParsing', async (request, reply) => {
-    const { principal } = request;
-    if (!principal || request.dispatched || !needsKey(request.routeOptions.config)) return;
-    const result = await consult(request, () =>
-      store.take(`key:${principal.keyId}`, policies.perKey),
+      },
     );
-    if (!result) return;
-    setHeaders(reply, policies.perKey, result);
-    if (!result.allowed) {
-      throw rateLimited(
-        `Too many requests: at most ${policies.perKey.capacity} at once and ${policies.perKey.refillPerSecond} per second after that.`,
-        result,
-      );
-    }
   });
 
   // Any 401 of an authenticated operation, whatever its reason (no key, a malformed, unknown or
   // revoked key, a key in the URL, two Authorization headers).
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode !== 401 || !needsKey(request.routeOptions.config)) return payload;
-    const result = await consult(request, () =>
-      store.charge(`auth-failures:${request.ip}`, failedAuth),
+  hooks.onSend.add((request, reply) => {
+    if (reply.statusCode !== 401 || !needsKey(request.routeOptions.config)) return;
+    return consult(
+      request,
+      () => store.charge(`auth-failures:${request.ip}`, failedAuth),
+      (result) => setHeaders(reply, failedAuth, result),
     );
-    if (result) setHeaders(reply, failedAuth, result);
-    return payload;
   });
+
+  // After authentication has set the principal.
+  const perKey: RequestCheck = (request, reply) => {
+    const { principal } = request;
+    if (!principal || request.dispatched || !needsKey(request.routeOptions.config)) return;
+    return consult(
+      request,
+      () => store.take(`key:${principal.keyId}`, policies.perKey),
+      (result) => {
+        setHeaders(reply, policies.perKey, result);
+        if (!result.allowed) {
+          throw rateLimited(
+            `Too many requests: at most ${policies.perKey.capacity} at once and ${policies.perKey.refillPerSecond} per second after that.`,
+            result,
+          );
+        }
+      },
+    );
+  };
+  return { perKey };
 }

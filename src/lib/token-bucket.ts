@@ -19,16 +19,23 @@ export interface TakeResult {
   resetMs: number;
 }
 
+/**
+ * `take`, `peek` and `charge` answer at once where no I/O is needed (one process's memory) and
+ * with a promise otherwise (Redis): the request hooks call them on every request, and a promise
+ * they need not wait for is a cost per request. Callers `await` them either way.
+ */
+export type BucketAnswer = TakeResult | Promise<TakeResult>;
+
 export interface TokenBucketStore {
   /** Takes one token if there is one. */
-  take(key: string, policy: BucketPolicy): Promise<TakeResult>;
+  take(key: string, policy: BucketPolicy): BucketAnswer;
   /** Reports whether a token is there without taking it. */
-  peek(key: string, policy: BucketPolicy): Promise<TakeResult>;
+  peek(key: string, policy: BucketPolicy): BucketAnswer;
   /**
    * Takes one token even from an empty bucket, which then owes it: requests that passed `peek`
    * together are all paid for, with a longer wait, instead of being forgiven.
    */
-  charge(key: string, policy: BucketPolicy): Promise<TakeResult>;
+  charge(key: string, policy: BucketPolicy): BucketAnswer;
   /**
    * Empties the bucket so that its next token comes back in `forMs` at the earliest: an upstream
    * said its own window is spent until then (Companies House's `X-Ratelimit-Reset`).
@@ -83,9 +90,9 @@ export function memoryTokenBuckets(now: () => number = () => performance.now()):
   }
 
   return {
-    take: async (key, policy) => apply(key, policy, 'take'),
-    peek: async (key, policy) => apply(key, policy, 'peek'),
-    charge: async (key, policy) => apply(key, policy, 'charge'),
+    take: (key, policy) => apply(key, policy, 'take'),
+    peek: (key, policy) => apply(key, policy, 'peek'),
+    charge: (key, policy) => apply(key, policy, 'charge'),
     drain: async (key, policy, forMs) => apply(key, policy, 'drain', forMs),
     async close() {},
   };

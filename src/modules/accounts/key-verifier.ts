@@ -15,8 +15,12 @@ export interface Principal {
 }
 
 export interface KeyVerifier {
-  /** The principal of an active key, or undefined for an unknown or revoked one. */
-  verify(key: string): Promise<Principal | undefined>;
+  /**
+   * The principal of an active key, or undefined for an unknown or revoked one: at once when the
+   * answer is cached (most requests), with a promise when the database must be asked. `at` is
+   * when the request arrived (the verifier's clock when not given).
+   */
+  verify(key: string, at?: Date): Principal | undefined | Promise<Principal | undefined>;
 }
 
 export interface KeyVerifierOptions {
@@ -57,31 +61,42 @@ export function createKeyVerifier(
   // Key id -> monotonic time of this process's last write of its last_used_at.
   const touched = new Map<string, number>();
 
-  /** Fire and forget: the request never waits for, nor fails on, this write. */
-  function recordUse(keyId: string): void {
-    const at = now();
+  /**
+   * Fire and forget: the request never waits for, nor fails on, this write. `monotonic` is the
+   * verification's time on the cache's clock; `at`, the request's, dates the use.
+   */
+  function recordUse(principal: Principal | undefined, monotonic: number, at: Date | undefined) {
+    if (!principal) return;
+    const { keyId } = principal;
     const last = touched.get(keyId);
-    if (last !== undefined && at - last < TOUCH_EVERY_MS) return;
+    if (last !== undefined && monotonic - last < TOUCH_EVERY_MS) return;
     touched.delete(keyId);
-    touched.set(keyId, at);
+    touched.set(keyId, monotonic);
     while (touched.size > max) touched.delete(touched.keys().next().value as string);
-    touchApiKey(db, keyId, toTimestamp(clock.now())).catch((error: unknown) =>
+    touchApiKey(db, keyId, toTimestamp(at ?? clock.now())).catch((error: unknown) =>
       options.onTouchError?.(error, keyId),
     );
   }
 
   return {
-    async verify(key) {
-      const principal = await lookUp(key);
-      if (principal) recordUse(principal.keyId);
-      return principal;
+    verify(key, at) {
+      // One reading of the cache's clock per verification: the cache entry, its expiry and the
+      // last-use throttle all use it. An entry expires a TTL after its lookup began, never later.
+      const t = now();
+      const hash = hashApiKey(key);
+      const hit = cache.get(hash);
+      if (hit && hit.expires > t) {
+        recordUse(hit.principal, t, at);
+        return hit.principal;
+      }
+      return lookUp(hash, t).then((principal) => {
+        recordUse(principal, t, at);
+        return principal;
+      });
     },
   };
 
-  async function lookUp(key: string): Promise<Principal | undefined> {
-    const hash = hashApiKey(key);
-    const hit = cache.get(hash);
-    if (hit && hit.expires > now()) return hit.principal;
+  async function lookUp(hash: string, t: number): Promise<Principal | undefined> {
     const row = await findApiKeyByHash(db, hash);
     const principal =
       row && row.revoked_at === null
@@ -93,7 +108,7 @@ export function createKeyVerifier(
           }
         : undefined;
     cache.delete(hash);
-    cache.set(hash, { principal, expires: now() + ttl });
+    cache.set(hash, { principal, expires: t + ttl });
     // Map keeps insertion order: the first entries are the oldest.
     while (cache.size > max) cache.delete(cache.keys().next().value as string);
     return principal;

@@ -25,22 +25,27 @@ export function createAccessTokenVerifier(
   const cache = new Map<string, { principal: Principal | undefined; until: number; end: Date }>();
 
   return {
-    async verify(token) {
+    verify(token, at) {
       // Keyed by hash, as the key verifier does: no token sits in the heap longer than a request.
       const hash = secretHash(token);
+      const t = now();
       const hit = cache.get(hash);
-      if (hit && hit.until > now()) {
-        return options.clock.now() < hit.end ? hit.principal : undefined;
+      if (hit && hit.until > t) {
+        return (at ?? options.clock.now()) < hit.end ? hit.principal : undefined;
       }
-      const verified = await verifyAccessToken(db, options, token);
-      cache.delete(hash);
-      cache.set(hash, {
-        principal: verified?.principal,
-        until: now() + ttl,
-        end: verified?.expiresAt ?? new Date(0),
-      });
-      while (cache.size > max) cache.delete(cache.keys().next().value as string);
-      return verified?.principal;
+      return lookUp(hash, token, t);
     },
   };
+
+  async function lookUp(hash: string, token: string, t: number) {
+    const verified = await verifyAccessToken(db, options, token);
+    cache.delete(hash);
+    cache.set(hash, {
+      principal: verified?.principal,
+      until: t + ttl,
+      end: verified?.expiresAt ?? new Date(0),
+    });
+    while (cache.size > max) cache.delete(cache.keys().next().value as string);
+    return verified?.principal;
+  }
 }
