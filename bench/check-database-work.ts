@@ -57,7 +57,8 @@ export async function checkDatabaseWork(
         { path: '/v1/checks', hash: 'bench', lockedBy: 'req_bench' },
         clock.now(),
       );
-      if (await findIdempotencyRecord(database.db, scope)) throw new Error('key reused');
+      if (await database.transact((trx) => findIdempotencyRecord(trx, scope)))
+        throw new Error('key reused');
       const lookup = await lookUpIdentifier(deps, principal, request);
       await database.transact(async (trx) => {
         const { check, last } = await writeCheck(trx, deps, principal, request, lookup, API_CHECK);
