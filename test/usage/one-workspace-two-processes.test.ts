@@ -13,6 +13,71 @@ import { billingState, MATCHED_CHECK, startLiveSearchApp, usageSummary } from '.
 
 const PER_PROCESS = 50;
 
+/** Sends 50 checks to each base URL at once, ten keys sent to every one; returns what executed. */
+async function checksAtOnce(urls: string[], apiKey: string) {
+  const shared = Array.from({ length: 10 }, () => uniqueIdempotencyKey());
+  const responses = await Promise.all(
+    urls.flatMap((url) =>
+      Array.from({ length: PER_PROCESS }, (_, i) =>
+        post(url, '/checks', MATCHED_CHECK, apiKey, shared[i] ?? uniqueIdempotencyKey()),
+      ),
+    ),
+  );
+  const executed: string[] = [];
+  const others: Response[] = [];
+  for (const response of responses) {
+    if (response.status === 201 && response.headers.get('idempotency-replayed') === 'false') {
+      executed.push((await readJson(response)).id);
+    } else others.push(response);
+  }
+  for (const response of others) {
+    if (response.status === 409) {
+      await expectProblem(response, 409, 'idempotency_request_in_progress');
+    } else {
+      expect(response.status).toBe(201);
+      expect(response.headers.get('idempotency-replayed')).toBe('true');
+      expect(executed).toContain((await readJson(response)).id);
+    }
+  }
+  const distinctKeys = urls.length * PER_PROCESS - shared.length * (urls.length - 1);
+  expect(executed).toHaveLength(distinctKeys);
+  expect(new Set(executed).size).toBe(distinctKeys);
+  return { executed, distinctKeys };
+}
+
+describe.each(DIALECTS)(
+  'one workspace, two apps, 50 concurrent sandbox checks each [%s]',
+  (dialect) => {
+    let t: TestApp;
+    let second: Awaited<ReturnType<typeof startLiveSearchApp>>;
+
+    beforeAll(async () => {
+      t = await startTestApp({ dialect });
+      second = await startLiveSearchApp(t);
+    });
+    afterAll(async () => {
+      await second?.close();
+      await t?.close();
+    });
+
+    it('every check commits once, with exact usage totals; duplicates execute once', async () => {
+      const key = await t.createKey({ environment: 'sandbox' });
+      const { executed, distinctKeys } = await checksAtOnce([t.baseUrl, second.baseUrl], key.key);
+      const { events, totals } = await billingState(t.database.db, key.workspace_id);
+      expect(events).toHaveLength(distinctKeys);
+      expect(totals.map((r) => [r.environment, r.operation, Number(r.requests)])).toEqual([
+        ['sandbox', 'checks.create', distinctKeys],
+      ]);
+      const checks = await t.database.db
+        .selectFrom('checks')
+        .select('id')
+        .where('workspace_id', '=', key.workspace_id)
+        .execute();
+      expect(checks.map((c) => c.id).sort()).toEqual([...executed].sort());
+    });
+  },
+);
+
 /**
  * A check is one unit of work (docs/decisions.md, "One unit of work per operation"): the check,
  * its usage, its idempotency record and the usage totals commit together, and no row every check
@@ -52,34 +117,7 @@ describe.runIf(DIALECTS.includes('postgres'))(
 
     it('sandbox: every check commits once, with exact usage totals; duplicates execute once', async () => {
       const urls = nodes.map((node) => node.started.url);
-      // Ten keys are sent to both processes at the same moment: each must execute exactly once.
-      const shared = Array.from({ length: 10 }, () => uniqueIdempotencyKey());
-      const requests = urls.flatMap((url) =>
-        Array.from({ length: PER_PROCESS }, (_, i) =>
-          post(url, '/checks', MATCHED_CHECK, apiKey, shared[i] ?? uniqueIdempotencyKey()),
-        ),
-      );
-      const responses = await Promise.all(requests);
-      const executed: string[] = [];
-      const replayedOrBusy: Response[] = [];
-      for (const response of responses) {
-        if (response.status === 201 && response.headers.get('idempotency-replayed') === 'false') {
-          executed.push((await readJson(response)).id);
-        } else replayedOrBusy.push(response);
-      }
-      for (const response of replayedOrBusy) {
-        if (response.status === 409) {
-          await expectProblem(response, 409, 'idempotency_request_in_progress');
-        } else {
-          expect(response.status).toBe(201);
-          expect(response.headers.get('idempotency-replayed')).toBe('true');
-          expect(executed).toContain((await readJson(response)).id);
-        }
-      }
-      const distinctKeys = 2 * PER_PROCESS - shared.length;
-      expect(executed).toHaveLength(distinctKeys);
-      expect(new Set(executed).size).toBe(distinctKeys);
-
+      const { executed, distinctKeys } = await checksAtOnce(urls, apiKey);
       const checks = await handle.db
         .selectFrom('checks')
         .select('id')
