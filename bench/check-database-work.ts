@@ -6,18 +6,22 @@ import { parseDatabaseUrl } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { claimFor } from '../src/http/idempotency.js';
-import { claimIdempotencyKey, completeIdempotencyRecord } from '../src/http/idempotency.store.js';
+import {
+  findIdempotencyRecord,
+  insertCompletedIdempotencyRecord,
+} from '../src/http/idempotency.store.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createIdGenerator } from '../src/lib/ids.js';
 import { createWorkspace } from '../src/modules/accounts/accounts.service.js';
 import type { CheckCreateRequest } from '../src/modules/checks/checks.schemas.js';
-import { API_CHECK, createCheck, lookUpIdentifier } from '../src/modules/checks/checks.service.js';
+import { API_CHECK, lookUpIdentifier, writeCheck } from '../src/modules/checks/checks.service.js';
+import { runLastWrites } from '../src/modules/companies/companies.service.js';
 import { sandboxSource } from '../src/sources/sandbox/sandbox-source.js';
 
 /**
- * The database side of one sandbox POST /checks, without HTTP: the idempotency claim, the check
- * (usage record, snapshot refresh, check row) and the stored response, in the server's units of
- * work and group commit, `concurrency` at a time. Returns microseconds per check on this thread:
+ * The database side of one sandbox POST /checks, without HTTP: the read for an existing record,
+ * then one unit of work with the check (usage record, snapshot refresh, check row), the completed
+ * idempotency record and the usage totals, in the server's group commit, `concurrency` at a time. Returns microseconds per check on this thread:
  * the floor under the HTTP figure, which shows how much of the request is the database.
  */
 export async function checkDatabaseWork(
@@ -53,16 +57,19 @@ export async function checkDatabaseWork(
         { path: '/v1/checks', hash: 'bench', lockedBy: 'req_bench' },
         clock.now(),
       );
-      await database.transact((trx) => claimIdempotencyKey(trx, claim));
+      if (await database.transact((trx) => findIdempotencyRecord(trx, scope)))
+        throw new Error('key reused');
       const lookup = await lookUpIdentifier(deps, principal, request);
       await database.transact(async (trx) => {
-        const check = await createCheck(trx, deps, principal, request, lookup, API_CHECK);
-        await completeIdempotencyRecord(trx, scope, 'req_bench', {
+        const { check, last } = await writeCheck(trx, deps, principal, request, lookup, API_CHECK);
+        const stored = await insertCompletedIdempotencyRecord(trx, claim, {
           status: 201,
           headers: { location: `/v1/checks/${check.id}` },
           body: null,
           ref: check.id,
         });
+        if (!stored) throw new Error('key reused');
+        await runLastWrites(trx, last);
       });
     };
     let done = 0;

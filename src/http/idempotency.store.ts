@@ -115,6 +115,112 @@ export async function claimIdempotencyKey(
   return { claimed: false, existing };
 }
 
+const selectRecord = prepared((db, p: IdempotencyScope) =>
+  db
+    .selectFrom('idempotency_records')
+    .selectAll()
+    .where('workspace_id', '=', p.workspace_id)
+    .where('environment', '=', p.environment)
+    .where('operation', '=', p.operation)
+    .where('idempotency_key', '=', p.idempotency_key),
+);
+
+/** The record of a key, whatever its state (expired or abandoned ones included). */
+export async function findIdempotencyRecord(
+  db: Kysely<Database>,
+  scope: IdempotencyScope,
+): Promise<IdempotencyRecordRow | undefined> {
+  return (await selectRecord(db, keyOf(scope))).rows[0] as IdempotencyRecordRow | undefined;
+}
+
+/**
+ * Whether a record no longer holds its key at `claim.now`: past its retention, or an in-progress
+ * claim whose holder crashed (its lease ran out). Such a record is ignored, and replaced.
+ */
+export function isDeadRecord(record: IdempotencyRecordRow, claim: ClaimRequest): boolean {
+  return (
+    record.expires_at <= claim.now ||
+    (record.state === 'in_progress' &&
+      record.locked_at !== null &&
+      record.locked_at < claim.stale_before)
+  );
+}
+
+const insertCompleted = prepared(
+  (
+    db,
+    p: ClaimRequest & { status: number; headers: string; body: string | null; ref: string | null },
+  ) =>
+    db
+      .insertInto('idempotency_records')
+      .values({
+        workspace_id: p.workspace_id,
+        environment: p.environment,
+        operation: p.operation,
+        idempotency_key: p.idempotency_key,
+        request_path: p.request_path,
+        request_hash: p.request_hash,
+        state: 'completed',
+        locked_by: null,
+        locked_at: null,
+        response_status: p.status,
+        response_headers: p.headers,
+        response_body: p.body,
+        response_ref: p.ref,
+        created_at: p.now,
+        expires_at: p.expires_at,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['workspace_id', 'environment', 'operation', 'idempotency_key'])
+          .doUpdateSet((eb) => ({
+            request_path: eb.ref('excluded.request_path'),
+            request_hash: eb.ref('excluded.request_hash'),
+            state: eb.ref('excluded.state'),
+            locked_by: null,
+            locked_at: null,
+            response_status: eb.ref('excluded.response_status'),
+            response_headers: eb.ref('excluded.response_headers'),
+            response_body: eb.ref('excluded.response_body'),
+            response_ref: eb.ref('excluded.response_ref'),
+            created_at: eb.ref('excluded.created_at'),
+            expires_at: eb.ref('excluded.expires_at'),
+          }))
+          // Only over a dead record (see isDeadRecord): a live one belongs to another request.
+          .where((eb) =>
+            eb.or([
+              eb('idempotency_records.expires_at', '<=', p.now),
+              eb.and([
+                eb('idempotency_records.state', '=', 'in_progress'),
+                eb('idempotency_records.locked_at', '<', p.stale_before),
+              ]),
+            ]),
+          ),
+      ),
+);
+
+/**
+ * Writes the completed record of an execution that claimed nothing beforehand, inside the
+ * operation's unit of work. The key's primary key is the arbiter: of several concurrent
+ * executions (on any node) exactly one writes it; for the others this returns false and their
+ * unit must roll back. On PostgreSQL a concurrent execution's uncommitted record makes this wait
+ * for that transaction's outcome.
+ */
+export async function insertCompletedIdempotencyRecord(
+  db: Kysely<Database>,
+  claim: ClaimRequest,
+  response: StoredResponse,
+): Promise<boolean> {
+  const result = await insertCompleted(db, {
+    ...claim,
+    status: response.status,
+    headers: JSON.stringify(response.headers),
+    body: response.body,
+    ref: response.ref,
+  });
+  return Number(result.numAffectedRows ?? 0) === 1;
+}
+
 const completeClaim = prepared(
   (
     db,

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { DatabaseHandle } from '../db/database.js';
 import type { Transact } from '../db/group-commit.js';
-import type { Database } from '../db/schema.js';
+import type { Database, IdempotencyRecordRow } from '../db/schema.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { Principal } from '../modules/accounts/key-verifier.js';
@@ -10,7 +11,10 @@ import {
   type ClaimRequest,
   claimIdempotencyKey,
   completeIdempotencyRecord,
+  findIdempotencyRecord,
   type IdempotencyScope,
+  insertCompletedIdempotencyRecord,
+  isDeadRecord,
   releaseIdempotencyClaim,
 } from './idempotency.store.js';
 import { HttpProblem } from './problems.js';
@@ -24,13 +28,38 @@ declare module 'fastify' {
      * a replay: the idempotency record then keeps its id rather than a second copy of the body.
      */
     replayStored?: (db: Kysely<Database>, principal: Principal, id: string) => Promise<object>;
+    /**
+     * Whether, for this caller, the operation's work never leaves the database (no registry or
+     * other network call between the idempotency check and completeOperation). Then no claim is
+     * committed ahead: the record is written, completed, in the operation's own unit of work, and
+     * its primary key settles concurrent duplicates. Otherwise (the default) a claim commits
+     * first, so that a duplicate does not repeat an upstream call and hears 409 in progress.
+     */
+    idempotencyWithOperation?: (principal: Principal) => boolean;
   }
   interface FastifyRequest {
-    idempotencyClaim:
-      | { scope: IdempotencyScope; completed: boolean; released?: boolean }
-      | undefined;
+    idempotencyClaim: IdempotencyClaim | undefined;
   }
 }
+
+/**
+ * A request's hold on its key. `committed`: a claim row committed before the operation, completed
+ * in its unit of work and released if it fails. `with-operation`: nothing written yet; the
+ * completed record is inserted in the operation's unit of work (`claim` is what it inserts).
+ */
+type IdempotencyClaim =
+  | { mode: 'committed'; scope: IdempotencyScope; completed: boolean; released?: boolean }
+  | {
+      mode: 'with-operation';
+      scope: IdempotencyScope;
+      claim: ClaimRequest;
+      completed: boolean;
+      /** Answers from the record of the execution that stored the key first. */
+      answerDuplicate(reply: FastifyReply): Promise<FastifyReply>;
+    };
+
+/** Thrown inside a unit of work whose key another execution completed first: roll it back. */
+class DuplicateExecution extends Error {}
 
 const KEY_PATTERN = /^[A-Za-z0-9._-]{8,128}$/;
 
@@ -124,16 +153,95 @@ function requestHash(request: FastifyRequest): string {
 }
 
 /**
+ * Answers a request whose key another execution holds or has completed: 409 if the key was used
+ * for a different request or is still in progress, else the stored response, replayed.
+ */
+async function answerFromRecord(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  existing: IdempotencyRecordRow,
+  claim: ClaimRequest,
+): Promise<FastifyReply> {
+  // Records stored before paths were normalised hold the raw path: compare routed forms.
+  const existingPath = routedPath(existing.request_path);
+  if (existing.request_hash !== claim.request_hash || existingPath !== claim.request_path) {
+    throw new HttpProblem('idempotency_key_reused', {
+      detail:
+        existingPath !== claim.request_path
+          ? `This Idempotency-Key was already used for ${existingPath}; use a new key for a different request.`
+          : 'This Idempotency-Key was already used with a different request body; use a new key for a different request.',
+    });
+  }
+  if (existing.state === 'in_progress') {
+    throw new HttpProblem('idempotency_request_in_progress', {
+      detail:
+        'A request with this Idempotency-Key is still being processed; retry after the Retry-After delay.',
+      retryAfter: inProgressRetryAfter(existing.locked_at, new Date(claim.now)),
+    });
+  }
+  const headers = JSON.parse(existing.response_headers ?? '{}') as Record<string, string>;
+  const replayStored = request.routeOptions.config.replayStored;
+  if (existing.response_ref !== null && !replayStored) {
+    throw new Error(
+      `${claim.operation} stored a response by reference but its route cannot load it`,
+    );
+  }
+  // A stored resource goes through the route's serializer again, as when it was created: the
+  // same object and schema give the same bytes.
+  const body =
+    existing.response_ref !== null && replayStored
+      ? await replayStored(db, request.principal as Principal, existing.response_ref)
+      : existing.response_body;
+  return reply
+    .code(existing.response_status ?? 200)
+    .headers(headers)
+    .header('idempotency-replayed', 'true')
+    .send(body);
+}
+
+/**
+ * Answers an execution rolled back because another stored its key first: that one has committed
+ * (PostgreSQL waits for its outcome before refusing the insert; SQLite has one writer), so its
+ * record is there, unless purged in between.
+ */
+async function answerDuplicate(
+  db: Kysely<Database>,
+  readRecord: (scope: IdempotencyScope) => Promise<IdempotencyRecordRow | undefined>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  claim: ClaimRequest,
+): Promise<FastifyReply> {
+  const existing = await readRecord(claim);
+  if (!existing) {
+    throw new HttpProblem('idempotency_request_in_progress', {
+      detail:
+        'A request with this Idempotency-Key was being processed at the same time; retry after the Retry-After delay.',
+      retryAfter: 1,
+    });
+  }
+  return answerFromRecord(db, request, reply, existing, claim);
+}
+
+/**
  * Idempotency for every route that declares `config.idempotency` (contract section 4): the header
  * is required, a completed response is replayed byte for byte, and a key reused for a different
  * request, or still executing, is a 409. Scope: workspace, environment and operation.
  */
 export function registerIdempotency(
   app: FastifyInstance,
-  { db, transact }: { db: Kysely<Database>; transact: Transact },
+  { db, transact, dialect }: Pick<DatabaseHandle, 'db' | 'transact' | 'dialect'>,
   clock: Clock,
 ): void {
   app.decorateRequest('idempotencyClaim', undefined);
+  // On SQLite the read joins the next group commit, where it runs straight on the connection
+  // (prepared.ts): on its own it would wait for that one connection all the same, and pay Kysely's
+  // executor on top (a sandbox check's database work measured about a third slower). On
+  // PostgreSQL a transaction would only add two round trips.
+  const readRecord = (scope: IdempotencyScope) =>
+    dialect === 'sqlite'
+      ? transact((trx) => findIdempotencyRecord(trx, scope))
+      : findIdempotencyRecord(db, scope);
 
   // Before body validation: a request without a usable key is a 400 whatever its body.
   app.addHook('preValidation', async (request) => {
@@ -168,45 +276,27 @@ export function registerIdempotency(
     const path = routedPath(request.url);
     const now = clock.now();
     const claim = claimFor(scope, { path, hash, lockedBy: request.id }, now);
+    if (request.routeOptions.config.idempotencyWithOperation?.(principal)) {
+      // Only a read: the operation's unit of work writes the record (completeOperation).
+      const existing = await readRecord(scope);
+      if (!existing || isDeadRecord(existing, claim)) {
+        request.idempotencyClaim = {
+          mode: 'with-operation',
+          scope,
+          claim,
+          completed: false,
+          answerDuplicate: (reply) => answerDuplicate(db, readRecord, request, reply, claim),
+        };
+        return;
+      }
+      return answerFromRecord(db, request, reply, existing, claim);
+    }
     const outcome = await transact((trx) => claimIdempotencyKey(trx, claim));
     if (outcome.claimed) {
-      request.idempotencyClaim = { scope, completed: false };
+      request.idempotencyClaim = { mode: 'committed', scope, completed: false };
       return;
     }
-    const existing = outcome.existing;
-    // Records stored before paths were normalised hold the raw path: compare routed forms.
-    const existingPath = routedPath(existing.request_path);
-    if (existing.request_hash !== hash || existingPath !== path) {
-      throw new HttpProblem('idempotency_key_reused', {
-        detail:
-          existingPath !== path
-            ? `This Idempotency-Key was already used for ${existingPath}; use a new key for a different request.`
-            : 'This Idempotency-Key was already used with a different request body; use a new key for a different request.',
-      });
-    }
-    if (existing.state === 'in_progress') {
-      throw new HttpProblem('idempotency_request_in_progress', {
-        detail:
-          'A request with this Idempotency-Key is still being processed; retry after the Retry-After delay.',
-        retryAfter: inProgressRetryAfter(existing.locked_at, now),
-      });
-    }
-    const headers = JSON.parse(existing.response_headers ?? '{}') as Record<string, string>;
-    const replayStored = request.routeOptions.config.replayStored;
-    if (existing.response_ref !== null && !replayStored) {
-      throw new Error(`${operation} stored a response by reference but its route cannot load it`);
-    }
-    // A stored resource goes through the route's serializer again, as when it was created: the
-    // same object and schema give the same bytes.
-    const body =
-      existing.response_ref !== null && replayStored
-        ? await replayStored(db, principal, existing.response_ref)
-        : existing.response_body;
-    return reply
-      .code(existing.response_status ?? 200)
-      .headers(headers)
-      .header('idempotency-replayed', 'true')
-      .send(body);
+    return answerFromRecord(db, request, reply, outcome.existing, claim);
   });
 
   // A claim whose request did not complete (any error, including a validation 4xx raised by the
@@ -215,7 +305,7 @@ export function registerIdempotency(
   // response passes here, problems from the error handler included.
   app.addHook('onSend', async (request, _reply, payload) => {
     const claim = request.idempotencyClaim;
-    if (!claim || claim.completed || claim.released) return payload;
+    if (claim?.mode !== 'committed' || claim.completed || claim.released) return payload;
     claim.released = true;
     try {
       await transact((trx) => releaseIdempotencyClaim(trx, claim.scope, request.id));
@@ -235,13 +325,21 @@ export interface OperationResult<T> {
    * idempotency record keeps the id instead of a second copy of the body.
    */
   storedAs?: string;
+  /**
+   * Writes to rows that every operation of a workspace writes (the credit balance, the usage
+   * totals): run last in the unit of work, after the idempotency record, so that on PostgreSQL
+   * their row locks are held only until the COMMIT that follows.
+   */
+  last?: (trx: Kysely<Database>) => Promise<void>;
 }
 
 /**
  * Runs a write operation as one unit of work (`transact`) and sends its result with the route's
  * response schema. On an idempotent route, the serialized response is stored in the same unit, so
- * the operation's writes and the stored response commit together or not at all. `run` may only
- * talk to the database (see group-commit.ts): look things up before calling this.
+ * the operation's writes and the stored response commit together or not at all; when no claim was
+ * committed ahead (`idempotencyWithOperation`), a concurrent execution that stored the key first
+ * rolls this one back, and this request answers as a duplicate arriving later would (the replay,
+ * or 409). `run` may only talk to the database (see group-commit.ts): look things up before.
  */
 export async function completeOperation<T extends object>(
   request: FastifyRequest,
@@ -251,31 +349,42 @@ export async function completeOperation<T extends object>(
   run: (trx: Kysely<Database>) => Promise<OperationResult<T>>,
 ): Promise<FastifyReply> {
   const claim = request.idempotencyClaim;
-  const { payload, headers } = await transact(async (trx) => {
-    const result = await run(trx);
-    // The route's own response schema for this status: the stored bytes are the bytes sent.
-    const payload = reply.serializeInput(
-      result.body as Record<string, unknown>,
-      String(status),
-    ) as string;
-    const headers = { 'content-type': 'application/json; charset=utf-8', ...result.headers };
-    if (claim) {
-      const replayed = Object.fromEntries(
-        Object.entries(headers).filter(([name]) => REPLAYED_HEADERS.includes(name)),
-      );
-      const ref = request.routeOptions.config.replayStored ? result.storedAs : undefined;
-      await completeIdempotencyRecord(trx, claim.scope, request.id, {
-        status,
-        headers: replayed,
-        body: ref === undefined ? payload : null,
-        ref: ref ?? null,
-      });
-    }
-    return { payload, headers };
-  });
+  let outcome: { payload: string; headers: Record<string, string> };
+  try {
+    outcome = await transact(async (trx) => {
+      const result = await run(trx);
+      // The route's own response schema for this status: the stored bytes are the bytes sent.
+      const payload = reply.serializeInput(
+        result.body as Record<string, unknown>,
+        String(status),
+      ) as string;
+      const headers = { 'content-type': 'application/json; charset=utf-8', ...result.headers };
+      if (claim) {
+        const ref = request.routeOptions.config.replayStored ? result.storedAs : undefined;
+        const response = {
+          status,
+          headers: Object.fromEntries(
+            Object.entries(headers).filter(([name]) => REPLAYED_HEADERS.includes(name)),
+          ),
+          body: ref === undefined ? payload : null,
+          ref: ref ?? null,
+        };
+        if (claim.mode === 'committed') {
+          await completeIdempotencyRecord(trx, claim.scope, request.id, response);
+        } else if (!(await insertCompletedIdempotencyRecord(trx, claim.claim, response))) {
+          throw new DuplicateExecution();
+        }
+      }
+      await result.last?.(trx);
+      return { payload, headers };
+    });
+  } catch (error) {
+    if (!(error instanceof DuplicateExecution) || claim?.mode !== 'with-operation') throw error;
+    return claim.answerDuplicate(reply);
+  }
   if (claim) {
     claim.completed = true;
     reply.header('idempotency-replayed', 'false');
   }
-  return reply.code(status).headers(headers).send(payload);
+  return reply.code(status).headers(outcome.headers).send(outcome.payload);
 }

@@ -114,6 +114,12 @@ export type SearchResult =
  */
 export interface RegistrySource {
   readonly info: SourceInfo;
+  /**
+   * Answers from this process's memory, with no network round trip (the sandbox fixtures): an
+   * operation that asks only it never leaves the database, so its idempotency record is written
+   * with the operation instead of claimed ahead (see `idempotencyWithOperation`).
+   */
+  readonly inProcess?: true;
   /** What it covers, per country and identifier type; feeds GET /countries. */
   readonly coverage: readonly SourceCoverage[];
   /**
@@ -137,6 +143,9 @@ export interface RegistrySource {
   searches(countryCode: string): boolean;
   search(query: SearchQuery): Promise<SearchResult>;
 }
+
+/** Whether a source answers without leaving the process (see `RegistrySource.inProcess`). */
+export const answersInProcess = (source: RegistrySource): boolean => source.inProcess === true;
 
 /** An empty search answer given without asking the register (see `noRegisterAsked`). */
 export const answeredWithoutAsking = (source: SourceInfo): SearchResult => ({

@@ -3,14 +3,16 @@ import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
 import { ListSchema, type PageRequest, PaginationQuery } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
+import { answersInProcess } from '../../sources/registry-source.js';
+import { runLastWrites } from '../companies/companies.service.js';
 import { assertCanPay } from '../usage/usage.service.js';
 import { CheckCreateBody, type CheckCreateRequest, CheckParams } from './checks.schemas.js';
 import {
   type ChecksDeps,
-  createCheck,
   getCheck,
   listChecks,
   lookUpIdentifier,
+  writeCheck,
 } from './checks.service.js';
 
 export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
@@ -19,7 +21,12 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
   app.post(
     '/v1/checks',
     {
-      config: { scope: 'checks:write', idempotency: 'checks.create', replayStored: getCheck },
+      config: {
+        scope: 'checks:write',
+        idempotency: 'checks.create',
+        replayStored: getCheck,
+        idempotencyWithOperation: (principal) => answersInProcess(deps.sourceFor(principal)),
+      },
       schema: {
         operationId: 'createCheck',
         summary: 'Check an identifier',
@@ -40,7 +47,7 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
       await assertCanPay(db, principal, 'checks.create');
       const lookup = await lookUpIdentifier(deps, principal, body);
       return completeOperation(request, reply, transact, 201, async (trx) => {
-        const check = await createCheck(trx, deps, principal, body, lookup, {
+        const { check, last } = await writeCheck(trx, deps, principal, body, lookup, {
           source: request.channel,
           operation: 'checks.create',
         });
@@ -48,6 +55,7 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
           body: check,
           headers: { location: `${urls.base()}/checks/${check.id}` },
           storedAs: check.id,
+          last: (trx) => runLastWrites(trx, last),
         };
       });
     },

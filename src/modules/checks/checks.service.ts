@@ -12,10 +12,12 @@ import type { Principal } from '../accounts/key-verifier.js';
 import type { Company } from '../companies/companies.schemas.js';
 import {
   type CompaniesDeps,
+  type LastWrites,
+  runLastWrites,
   saveCompanySnapshots,
   scopeOf,
 } from '../companies/companies.service.js';
-import { recordOperation, type UsageOperation } from '../usage/usage.service.js';
+import { startUsage, type UsageOperation } from '../usage/usage.service.js';
 import type { Check, CheckCreateRequest, Evidence, Warning } from './checks.schemas.js';
 import { findCheckBody, insertCheck, listCheckRows } from './checks.store.js';
 import { sameCompanyName } from './company-name.js';
@@ -96,6 +98,7 @@ async function registryFindings(
   source: RegistrySource,
   lookup: LookupResult,
   now: Date,
+  last: LastWrites,
 ): Promise<RegistryFindings> {
   // The register that holds the record and when it was fetched from it, which for a cached record
   // is earlier than now.
@@ -118,6 +121,7 @@ async function registryFindings(
         origin,
         [lookup.company],
         fetchedAt,
+        last,
       );
       return {
         registry_match_status: 'matched',
@@ -168,6 +172,7 @@ async function registryFindings(
         origin,
         lookup.companies.slice(0, AMBIGUOUS_NAMED),
         fetchedAt,
+        last,
       );
       return {
         registry_match_status: 'ambiguous',
@@ -269,18 +274,39 @@ export async function createCheck(
   deps: ChecksDeps,
   principal: Principal,
   request: CheckCreateRequest,
-  { country, format, source, lookup }: IdentifierLookup,
+  lookup: IdentifierLookup,
   channel: CheckChannel,
 ): Promise<Check> {
-  // Charged first, by what the register answered (billableUnits): a charged live check without
-  // paid access or credits is a 402, and a later failure rolls the debit back with everything else.
-  const { credits_used } = await recordOperation(db, deps, {
+  const { check, last } = await writeCheck(db, deps, principal, request, lookup, channel);
+  await runLastWrites(db, last);
+  return check;
+}
+
+/**
+ * `createCheck` without its last writes, which the caller runs as the last writes of its unit of
+ * work (`runLastWrites`): the refresh of a known company, the credit debit and the usage totals,
+ * rows that other checks of the workspace write too.
+ */
+export async function writeCheck(
+  db: Kysely<Database>,
+  deps: ChecksDeps,
+  principal: Principal,
+  request: CheckCreateRequest,
+  { country, format, source, lookup }: IdentifierLookup,
+  channel: CheckChannel,
+): Promise<{ check: Check; last: LastWrites }> {
+  // Charged by what the register answered (billableUnits): a live check without paid access is a
+  // 402 here, one the balance cannot pay a 402 when the usage settles, and a later failure rolls
+  // everything back.
+  const usage = await startUsage(db, deps, {
     workspaceId: principal.workspaceId,
     environment: principal.environment,
     source: channel.source,
     operation: channel.operation,
     outcome: format.status === 'invalid' ? 'not_checked' : (lookup?.outcome ?? 'not_supported'),
   });
+  const { credits_used } = usage;
+  const last: LastWrites = [];
   const now = toTimestamp(deps.clock.now());
   const warnings: Warning[] = [];
   const evidence: Evidence[] = [];
@@ -336,7 +362,7 @@ export async function createCheck(
       format.normalized,
     );
   } else {
-    registry = await registryFindings(db, deps, principal, source, lookup, deps.clock.now());
+    registry = await registryFindings(db, deps, principal, source, lookup, deps.clock.now(), last);
   }
 
   if (
@@ -396,7 +422,8 @@ export async function createCheck(
     created_at: now,
     body: JSON.stringify(check),
   });
-  return check;
+  last.push(usage.settle);
+  return { check, last };
 }
 
 export async function getCheck(

@@ -3,6 +3,7 @@ import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
 import { MAX_LIMIT } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
+import { answersInProcess } from '../../sources/registry-source.js';
 import type { ChecksDeps } from '../checks/checks.service.js';
 import { assertCanPay } from '../usage/usage.service.js';
 import {
@@ -16,6 +17,7 @@ import {
   findCandidates,
   getCompany,
   recordSearch,
+  runLastWrites,
 } from './companies.service.js';
 
 export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
@@ -24,7 +26,11 @@ export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (
   app.post(
     '/v1/companies/search',
     {
-      config: { scope: 'companies:read', idempotency: 'companies.search' },
+      config: {
+        scope: 'companies:read',
+        idempotency: 'companies.search',
+        idempotencyWithOperation: (principal) => answersInProcess(deps.sourceFor(principal)),
+      },
       schema: {
         operationId: 'searchCompanies',
         summary: 'Search company records',
@@ -55,6 +61,7 @@ export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (
             pagination: { limit: MAX_LIMIT, has_more: false },
             credits_used: result.credits_used,
           },
+          last: (trx) => runLastWrites(trx, result.last),
         };
       });
     },

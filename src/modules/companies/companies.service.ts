@@ -5,7 +5,7 @@ import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { type IdGenerator, isIdOf } from '../../lib/ids.js';
 import type { CompanyRecord, RegistrySource, SourceInfo } from '../../sources/registry-source.js';
 import type { Principal } from '../accounts/key-verifier.js';
-import { recordOperation } from '../usage/usage.service.js';
+import { startUsage } from '../usage/usage.service.js';
 import type { Company, CompanySearchRequest } from './companies.schemas.js';
 import {
   findCompanyBySourceKey,
@@ -59,6 +59,17 @@ function toCompany(
 }
 
 /**
+ * Writes a unit of work runs last (see `OperationResult.last`): on PostgreSQL their row locks are
+ * then held only until COMMIT. A company's row is one: every check of that company rewrites it.
+ */
+export type LastWrites = Array<(db: Kysely<Database>) => Promise<void>>;
+
+/** Runs the writes collected for the end of a unit of work, in order. */
+export async function runLastWrites(db: Kysely<Database>, writes: LastWrites): Promise<void> {
+  for (const write of writes) await write(db);
+}
+
+/**
  * Stores what a source returned as snapshots: a company seen before keeps its id and gets a new
  * `retrieved_at` (no new storage slot); a new one takes a slot of the daily allowance. Safe under
  * concurrency: inserts never clash (a request that loses the race refreshes the winner's row),
@@ -73,14 +84,16 @@ export async function saveCompanySnapshots(
   records: readonly CompanyRecord[],
   /** When the records were fetched from the register (a cached record keeps its first fetch). */
   fetchedAt: Date = deps.clock.now(),
+  /** Where to leave the refreshes of known companies for the end of the unit (else run now). */
+  last?: LastWrites,
 ): Promise<Company[]> {
   const now = deps.clock.now();
   const retrievedAt = toTimestamp(fetchedAt);
   const companies: Company[] = [];
   let inserted = 0;
   for (const record of records) {
-    let id = (await findCompanyBySourceKey(db, scope, record.key))?.id;
-    if (id === undefined) {
+    let stored = await findCompanyBySourceKey(db, scope, record.key);
+    if (stored === undefined) {
       const newId = deps.newId('cmp');
       const company = toCompany(record, newId, source, retrievedAt);
       const row = {
@@ -97,10 +110,21 @@ export async function saveCompanySnapshots(
         continue;
       }
       // Another request stored this company first: refresh its row instead.
-      id = (await findCompanyBySourceKey(db, scope, record.key))?.id ?? newId;
+      stored = (await findCompanyBySourceKey(db, scope, record.key)) ?? {
+        id: newId,
+        snapshot: '',
+      };
     }
-    const company = toCompany(record, id, source, retrievedAt);
-    await refreshCompany(db, id, JSON.stringify(company), retrievedAt);
+    const company = toCompany(record, stored.id, source, retrievedAt);
+    const snapshot = JSON.stringify(company);
+    // The same record retrieved at the same time (a cached record, a repeated check within the
+    // same millisecond) leaves the row as it is: rewriting it would change nothing but cost a write.
+    if (snapshot !== stored.snapshot) {
+      const id = stored.id;
+      const refresh = (trx: Kysely<Database>) => refreshCompany(trx, id, snapshot, retrievedAt);
+      if (last) last.push(refresh);
+      else await refresh(db);
+    }
     companies.push(company);
   }
   if (inserted > 0) {
@@ -219,15 +243,20 @@ export async function findCandidates(
   };
 }
 
-/** Charges the search (402 in live without paid access or credits) and stores its candidates. */
+/**
+ * Charges the search (402 in live without paid access or credits) and stores its candidates. The
+ * caller runs `last` (refreshes of known companies, the debit and the running totals) as the last
+ * writes of its unit of work.
+ */
 export async function recordSearch(
   db: Kysely<Database>,
   deps: CompaniesDeps,
   principal: Principal,
   candidates: SearchCandidates,
   source: UsageSource,
-): Promise<{ companies: Company[]; credits_used: number }> {
-  const { credits_used } = await recordOperation(db, deps, {
+): Promise<{ companies: Company[]; credits_used: number; last: LastWrites }> {
+  const last: LastWrites = [];
+  const usage = await startUsage(db, deps, {
     workspaceId: principal.workspaceId,
     environment: principal.environment,
     source,
@@ -247,8 +276,10 @@ export async function recordSearch(
     candidates.source,
     candidates.records,
     candidates.retrievedAt,
+    last,
   );
-  return { companies, credits_used };
+  last.push(usage.settle);
+  return { companies, credits_used: usage.credits_used, last };
 }
 
 export async function getCompany(

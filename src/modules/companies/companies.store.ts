@@ -10,7 +10,7 @@ export interface Scope {
 const selectBySourceKey = prepared((db, p: Scope & { source_key: string }) =>
   db
     .selectFrom('companies')
-    .select(['id', 'created_at'])
+    .select(['id', 'snapshot'])
     .where('workspace_id', '=', p.workspace_id)
     .where('environment', '=', p.environment)
     .where('source_key', '=', p.source_key),
@@ -20,7 +20,7 @@ export async function findCompanyBySourceKey(
   db: Kysely<Database>,
   scope: Scope,
   sourceKey: string,
-): Promise<{ id: string; created_at: string } | undefined> {
+): Promise<{ id: string; snapshot: string } | undefined> {
   const { rows } = await selectBySourceKey(db, { ...scope, source_key: sourceKey });
   return rows[0];
 }

@@ -4,6 +4,7 @@ import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
 import { ListSchema, type PageRequest, PaginationQuery } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
+import { answersInProcess } from '../../sources/registry-source.js';
 import { lookUpIdentifier } from '../checks/checks.service.js';
 import { assertCanPay } from '../usage/usage.service.js';
 import {
@@ -38,7 +39,11 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
   app.post(
     '/v1/monitors',
     {
-      config: { scope: 'monitors:write', idempotency: 'monitors.create' },
+      config: {
+        scope: 'monitors:write',
+        idempotency: 'monitors.create',
+        idempotencyWithOperation: (principal) => answersInProcess(deps.sourceFor(principal)),
+      },
       schema: {
         operationId: 'createMonitor',
         summary: 'Monitor a company record',
@@ -121,7 +126,12 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
   app.patch(
     '/v1/monitors/:monitor_id',
     {
-      config: { scope: 'monitors:write', idempotency: 'monitors.update' },
+      config: {
+        scope: 'monitors:write',
+        idempotency: 'monitors.update',
+        // Database work only, in any environment.
+        idempotencyWithOperation: () => true,
+      },
       schema: {
         operationId: 'updateMonitor',
         summary: 'Pause, resume or change a monitor',
@@ -155,7 +165,12 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
   app.delete(
     '/v1/monitors/:monitor_id',
     {
-      config: { scope: 'monitors:write', idempotency: 'monitors.archive' },
+      config: {
+        scope: 'monitors:write',
+        idempotency: 'monitors.archive',
+        // Database work only, in any environment.
+        idempotencyWithOperation: () => true,
+      },
       schema: {
         operationId: 'archiveMonitor',
         summary: 'Archive a monitor',
@@ -182,7 +197,11 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
   app.post(
     '/v1/monitors/:monitor_id/run',
     {
-      config: { scope: 'monitors:write', idempotency: 'monitors.run' },
+      config: {
+        scope: 'monitors:write',
+        idempotency: 'monitors.run',
+        idempotencyWithOperation: (principal) => answersInProcess(deps.sourceFor(principal)),
+      },
       schema: {
         operationId: 'runMonitor',
         summary: 'Recheck a monitor now',

@@ -106,38 +106,47 @@ export function usagePeriod(date: Date): { start: Date; end: Date } {
   return { start, end };
 }
 
+export interface UsageInput {
+  workspaceId: string;
+  environment: EnvironmentName;
+  source: UsageSource;
+  operation: UsageOperation;
+  outcome: RegistryOutcome;
+}
+
+/** An operation's usage, half recorded: what is left writes the rows the workspace shares. */
+export interface PendingUsage {
+  /** The credits the operation costs (for `credits_used`), once `settle` has succeeded. */
+  credits_used: number;
+  /**
+   * The credit debit (402 when the balance cannot pay it) and the period's running totals: rows
+   * that every operation of the workspace writes. Run it as the last writes of the unit of work,
+   * so that on PostgreSQL concurrent operations of one workspace wait on those rows only for the
+   * moment until COMMIT, not for the rest of each other's transactions.
+   */
+  settle(db: Kysely<Database>): Promise<void>;
+}
+
 /**
- * Records one completed operation, in the caller's transaction: in live, requires paid access and,
- * when `billableUnits` says the outcome is charged, debits one credit (402 otherwise); in every
- * environment, writes the usage event (0 billable units when uncharged) and updates the period's
- * running totals. If the operation later fails, the transaction takes all of it back. Returns the
- * credits debited, for `credits_used`.
+ * Starts recording one completed operation, in the caller's transaction: in live, requires paid
+ * access (402 otherwise, even when nothing is charged: live is never free to use); writes the
+ * usage event (0 billable units when uncharged) and, when `billableUnits` says the outcome is
+ * charged, the ledger's debit entry. `settle` does the rest. If the operation later fails, the
+ * transaction takes all of it back.
  */
-export async function recordOperation(
+export async function startUsage(
   db: Kysely<Database>,
   deps: UsageDeps,
-  input: {
-    workspaceId: string;
-    environment: EnvironmentName;
-    source: UsageSource;
-    operation: UsageOperation;
-    outcome: RegistryOutcome;
-  },
-): Promise<{ credits_used: number }> {
+  input: UsageInput,
+): Promise<PendingUsage> {
   const now = deps.clock.now();
   const at = toTimestamp(now);
   const units = billableUnits(input.environment, input.outcome);
   if (input.environment === 'live') {
-    // Paid access is required even when nothing is charged: live is never free to use.
     const billing = await findBilling(db, input.workspaceId);
     if (billing?.paid_access !== 1) throw paidAccessRequired(input.operation, input.workspaceId);
   }
   if (units > 0) {
-    if (!(await adjustCreditBalance(db, input.workspaceId, -1, at))) {
-      // Re-read after the failed debit: the balance read above may have been spent meanwhile.
-      const balance = (await findBilling(db, input.workspaceId))?.credit_balance ?? 0;
-      throw insufficientCredits(input.operation, input.workspaceId, balance);
-    }
     await insertLedgerEntry(db, {
       id: deps.newId('crd'),
       workspace_id: input.workspaceId,
@@ -157,16 +166,39 @@ export async function recordOperation(
     billable_units: units,
     created_at: at,
   });
-  await addUsageTotals(db, {
-    workspace_id: input.workspaceId,
-    environment: input.environment,
-    period: toTimestamp(usagePeriod(now).start),
-    source: input.source,
-    operation: input.operation,
-    requests: 1,
-    billable_units: units,
-  });
-  return { credits_used: units };
+  return {
+    credits_used: units,
+    async settle(trx) {
+      if (units > 0 && !(await adjustCreditBalance(trx, input.workspaceId, -1, at))) {
+        // Read after the failed debit: a balance read earlier may have been spent meanwhile.
+        const balance = (await findBilling(trx, input.workspaceId))?.credit_balance ?? 0;
+        throw insufficientCredits(input.operation, input.workspaceId, balance);
+      }
+      await addUsageTotals(trx, {
+        workspace_id: input.workspaceId,
+        environment: input.environment,
+        period: toTimestamp(usagePeriod(now).start),
+        source: input.source,
+        operation: input.operation,
+        requests: 1,
+        billable_units: units,
+      });
+    },
+  };
+}
+
+/**
+ * Records one completed operation in the caller's transaction (`startUsage`, then `settle` at
+ * once): for callers whose unit of work writes nothing after it. Returns the credits debited.
+ */
+export async function recordOperation(
+  db: Kysely<Database>,
+  deps: UsageDeps,
+  input: UsageInput,
+): Promise<{ credits_used: number }> {
+  const usage = await startUsage(db, deps, input);
+  await usage.settle(db);
+  return { credits_used: usage.credits_used };
 }
 
 /** The usage summary of one environment for the current period, from the running totals. */

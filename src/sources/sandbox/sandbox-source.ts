@@ -208,6 +208,7 @@ export function sandboxSource(
       source_type: 'official_public_record',
       source_name: 'firmwatch sandbox fixtures (test data, not real companies)',
     },
+    inProcess: true,
     coverage,
     supports(countryCode, identifierType) {
       const country = byCountry.get(countryCode);
