@@ -1,4 +1,4 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARIREGISTER_MIRROR } from '../../../src/sources/ariregister/ariregister-mirror.js';
 import type { MirrorContract } from './mirror-contract.js';
@@ -10,14 +10,19 @@ const SAMPLE = join(
   '../../fixtures/sources/ariregister/ettevotja_rekvisiidid__lihtandmed.csv',
 );
 
+function writeSample(dir: string): string {
+  const path = join(dir, 'ettevotja_rekvisiidid__lihtandmed.csv');
+  copyFileSync(SAMPLE, path);
+  return path;
+}
+
+// Line 2 of the sample, Näidis Ehitus OÜ, entered in the register (R).
+const NAIDIS = ';10000018;Osaühing;;EE100000007;R;Registrisse kantud;';
+
 export const ariregisterContract: MirrorContract = {
   name: 'ariregister',
   definition: ARIREGISTER_MIRROR,
-  writeSample(dir) {
-    const path = join(dir, 'ettevotja_rekvisiidid__lihtandmed.csv');
-    copyFileSync(SAMPLE, path);
-    return path;
-  },
+  writeSample,
   found: {
     identifierType: 'registration_number',
     normalized: '10000018',
@@ -67,4 +72,21 @@ export const ariregisterContract: MirrorContract = {
   ],
   skipped: { count: 4, firstReason: 'line 8: no registry code' },
   search: { name: 'proov', legalNames: ['Proov Kaubandus AS'] },
+  // Näidis Ehitus OÜ goes into liquidation (status L, the register's words beside it); Proov
+  // Kaubandus AS, watched by its KMKR number, stays as it was.
+  monitored: {
+    changed: { identifierType: 'registration_number', identifier: '10000018' },
+    unchanged: { identifierType: 'vat_number', identifier: 'EE100100004' },
+    writeChanged(dir) {
+      const path = writeSample(dir);
+      const csv = readFileSync(path, 'utf8');
+      if (!csv.includes(NAIDIS)) throw new Error('the sample no longer has Näidis Ehitus OÜ as R');
+      writeFileSync(
+        path,
+        csv.replace(NAIDIS, ';10000018;Osaühing;;EE100000007;L;Likvideerimisel;'),
+      );
+      return path;
+    },
+    change: { field: 'company_legal_status', previous: 'active', current: 'liquidation' },
+  },
 };

@@ -1,4 +1,4 @@
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KBO_MIRROR } from '../../../src/sources/kbo/kbo-mirror.js';
 import type { MirrorContract } from './mirror-contract.js';
@@ -18,14 +18,20 @@ const situation = (
   raw,
 });
 
+function writeSample(dir: string): string {
+  const path = join(dir, 'full');
+  cpSync(SAMPLE, path, { recursive: true });
+  return path;
+}
+
+// Veneco's registered seat (REGO) in address.csv, house number 1.
+const VENECO_SEAT =
+  '"0200.065.765","REGO",,,"9070","Destelbergen","Destelbergen","Panhuisstraat","Panhuisstraat","1","","",';
+
 export const kboContract: MirrorContract = {
   name: 'kbo',
   definition: KBO_MIRROR,
-  writeSample(dir) {
-    const path = join(dir, 'full');
-    cpSync(SAMPLE, path, { recursive: true });
-    return path;
-  },
+  writeSample,
   found: {
     identifierType: 'registration_number',
     normalized: '0200065765',
@@ -68,4 +74,24 @@ export const kboContract: MirrorContract = {
     firstReason: 'enterprise.csv line 7: enterprise 0800.000.174 is listed again',
   },
   search: { name: 'exemple', legalNames: ['Exemple Bruxelles', 'Exemple Société Étrangère'] },
+  // Veneco, watched by its VAT number (BE and the enterprise number), moves its seat to number 3
+  // of the same street, on the same line of address.csv (the order by number is kept); Farys
+  // stays as it was.
+  monitored: {
+    changed: { identifierType: 'vat_number', identifier: 'BE 0200.065.765' },
+    unchanged: { identifierType: 'registration_number', identifier: '0200.068.636' },
+    writeChanged(dir) {
+      const path = writeSample(dir);
+      const addresses = join(path, 'address.csv');
+      const csv = readFileSync(addresses, 'utf8');
+      if (!csv.includes(VENECO_SEAT)) throw new Error("the sample no longer has Veneco's seat");
+      writeFileSync(addresses, csv.replace(VENECO_SEAT, VENECO_SEAT.replace('"1",', '"3",')));
+      return path;
+    },
+    change: {
+      field: 'registered_address',
+      previous: 'Panhuisstraat 1, 9070 Destelbergen',
+      current: 'Panhuisstraat 3, 9070 Destelbergen',
+    },
+  },
 };

@@ -1,5 +1,6 @@
 import type { IdentifierType } from '../../../src/formats/format-rule.js';
 import type { MirrorName } from '../../../src/mirrors/mirror-formats.js';
+import type { WatchedField } from '../../../src/modules/monitors/monitors.schemas.js';
 import type { MirrorSourceDefinition } from '../../../src/sources/mirror-source.js';
 import type { CompanyLegalStatus } from '../../../src/sources/registry-source.js';
 
@@ -27,4 +28,27 @@ export interface MirrorContract {
   skipped: { count: number; firstReason: string };
   /** A name prefix searched, and the legal names it finds, in order. */
   search: { name: string; legalNames: string[] };
+  /**
+   * A monitor rechecked through the mirror (test/mirrors/mirror-monitor.test.ts): a company whose
+   * record the second version of the sample changes, and one it leaves as it was.
+   */
+  monitored: {
+    /** The changed company's number, as a user types it when creating a monitor. */
+    changed: MonitorNumber;
+    /** One company the second version leaves as it was. */
+    unchanged: MonitorNumber;
+    /**
+     * Writes version 2 of the sample under `dir`, in the register's real format: the sample with
+     * exactly one watched field of `changed` different. Returns the path to import.
+     */
+    writeChanged(dir: string): string;
+    /** The one change a recheck reports, as the monitor names the watched field. */
+    change: { field: WatchedField; previous: string; current: string };
+  };
+}
+
+/** A number as a user types it when creating a monitor (POST /monitors). */
+export interface MonitorNumber {
+  identifierType: IdentifierType;
+  identifier: string;
 }
