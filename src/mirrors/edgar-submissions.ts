@@ -1,7 +1,8 @@
-import { opendir, readFile } from 'node:fs/promises';
+import { opendir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { foldText } from '../sources/source-text.js';
 import type { MirrorFormat, ParseOutcome } from './mirror-format.js';
+import { zipEntries } from './zip-entries.js';
 
 /**
  * One filer of the SEC's bulk submissions file (`submissions.zip`, rebuilt nightly: one
@@ -86,23 +87,51 @@ export function parseEdgarSubmission(json: string): ParseOutcome {
   };
 }
 
+/** A filer's document, wherever it sits in the archive (not the `-submissions-001` pages of its older filings). */
+const FILER_FILE = /(?:^|\/)(CIK[0-9]{10}\.json)$/;
+
 /**
- * The SEC's submissions file, unpacked: a directory of `CIK##########.json` files. Each file is
- * read on its own (the directory is listed lazily), so memory holds one filer at a time.
- * Reading `submissions.zip` itself is not done yet: unpack it first (docs/decisions.md, "Register mirrors").
+ * Far larger than a filer's document should be (its `filings.recent` holds a year or 1,000 filings,
+ * whichever is more; older ones are in separate `-submissions-` files): a bigger entry is skipped
+ * unread, as a malformed filer, rather than held in memory whole.
+ */
+const MAX_FILER_BYTES = 64 * 1024 * 1024;
+
+async function* readDirectory(path: string) {
+  const directory = await opendir(path);
+  for await (const entry of directory) {
+    if (!entry.isFile() || !FILER_FILE.test(entry.name)) continue;
+    yield {
+      label: entry.name,
+      ...parseEdgarSubmission(await readFile(join(path, entry.name), 'utf8')),
+    };
+  }
+}
+
+async function* readZip(path: string) {
+  for await (const entry of zipEntries(path)) {
+    const label = FILER_FILE.exec(entry.name)?.[1];
+    if (!label) continue;
+    if (entry.size > MAX_FILER_BYTES) {
+      yield { label, ok: false as const, reason: `larger than ${MAX_FILER_BYTES} bytes` };
+      continue;
+    }
+    // A damaged entry throws ZipArchiveError: the import fails, and the previous version serves.
+    yield { label, ...parseEdgarSubmission(await entry.text()) };
+  }
+}
+
+/**
+ * The SEC's submissions file: `submissions.zip` itself, read entry by entry (src/mirrors/zip-entries.ts),
+ * or the directory of `CIK##########.json` files it unpacks to, listed lazily. Either way memory
+ * holds one filer at a time. A malformed filer is a skipped row; an archive that is not a zip or
+ * is damaged fails the import (docs/decisions.md, "Register mirrors").
  */
 export const EDGAR_SUBMISSIONS: MirrorFormat = {
   countryCode: 'US',
   // The EIN, the one number EDGAR publishes that firmwatch checks.
   numberColumns: { tax_identifier: 'tax_identifier' },
   async *read(path) {
-    const directory = await opendir(path);
-    for await (const entry of directory) {
-      if (!entry.isFile() || !/^CIK[0-9]{10}\.json$/.test(entry.name)) continue;
-      yield {
-        label: entry.name,
-        ...parseEdgarSubmission(await readFile(join(path, entry.name), 'utf8')),
-      };
-    }
+    yield* (await stat(path)).isDirectory() ? readDirectory(path) : readZip(path);
   },
 };

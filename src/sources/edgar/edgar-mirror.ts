@@ -1,7 +1,7 @@
 import type { MirrorSourceDefinition } from '../mirror-source.js';
 
 export const EDGAR_NO_DATA_REASON =
-  "The SEC EDGAR mirror has no data yet: once an operator imports the SEC's submissions file (firmwatch mirror refresh edgar --file <dir>), SEC filers' EINs are answered from it (partial: filers only).";
+  "The SEC EDGAR mirror has no data yet: once an operator imports the SEC's submissions file (firmwatch mirror refresh edgar --file <submissions.zip>), SEC filers' EINs are answered from it (partial: filers only).";
 
 /**
  * US SEC filers from the EDGAR mirror (src/mirrors/edgar-submissions.ts, whose format says a US
