@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
@@ -59,16 +60,20 @@ const DEFLATED = 8;
  * the archive or an entry's content is a `ZipArchiveError` naming the file and the entry.
  */
 export async function* zipEntries(path: string): AsyncGenerator<ZipEntry> {
+  const file = await open(path, 'r');
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: true });
+    const { size } = await file.stat();
+    zip = await yauzl.fromRandomAccessReaderPromise(new DirectoryReader(file), size, {
+      lazyEntries: true,
+      autoClose: true,
+    });
   } catch (error) {
+    await file.close();
     throw new ZipArchiveError(`${path}: not a readable zip archive (${(error as Error).message})`);
   }
-  // A second handle on the file for whole entries: one positioned read each, where yauzl's
-  // stream takes a read for the local header, a read stream and an inflate stream (a third of
-  // the time of a million-filer import, in `npm run bench -- mirror`).
-  const file = await open(path, 'r');
+  // Entries' data is read front to back through its own window, the directory through another.
+  const data = new ReadAhead(file);
   const entries = zip.eachEntry();
   let atEntry = false;
   try {
@@ -83,7 +88,7 @@ export async function* zipEntries(path: string): AsyncGenerator<ZipEntry> {
       const entry = next.value;
       if (entry.fileName.endsWith('/')) continue;
       atEntry = true;
-      yield readableEntry(zip, file, entry, `${path}: entry ${entry.fileName}`);
+      yield readableEntry(zip, data, entry, `${path}: entry ${entry.fileName}`);
       atEntry = false;
     }
   } finally {
@@ -96,7 +101,7 @@ export async function* zipEntries(path: string): AsyncGenerator<ZipEntry> {
 
 function readableEntry(
   zip: yauzl.ZipFile,
-  file: FileHandle,
+  file: ReadAhead,
   entry: yauzl.Entry,
   label: string,
 ): ZipEntry {
@@ -151,23 +156,73 @@ function readableEntry(
 }
 
 /**
- * An entry's compressed bytes, read with its local header in one read: the header is 30 bytes,
- * then its own name and extra field (PKWARE APPNOTE.TXT 4.3.7), whose lengths usually match the
- * central directory's; when they do not, the rest is read.
+ * An entry's compressed bytes, with its local header: 30 bytes, then its own name and extra field
+ * (PKWARE APPNOTE.TXT 4.3.7), whose lengths usually match the central directory's.
  */
-async function compressedData(file: FileHandle, entry: yauzl.Entry, label: string) {
+async function compressedData(file: ReadAhead, entry: yauzl.Entry, label: string) {
   const offset = entry.relativeOffsetOfLocalHeader;
-  const guess = 30 + entry.fileNameLength + entry.extraFieldLength + entry.compressedSize;
-  const buffer = Buffer.allocUnsafe(guess + 64);
-  const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
-  if (bytesRead < 30 || buffer.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) {
+  const header = await file.read(30, offset);
+  if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) {
     throw new ZipArchiveError(`${label}: no local file header at ${offset}`);
   }
-  const start = 30 + buffer.readUInt16LE(26) + buffer.readUInt16LE(28);
-  const end = start + entry.compressedSize;
-  if (end <= bytesRead) return buffer.subarray(start, end);
-  const data = Buffer.allocUnsafe(entry.compressedSize);
-  const rest = await file.read(data, 0, data.length, offset + start);
-  if (rest.bytesRead !== data.length) throw new ZipArchiveError(`${label}: cut short`);
+  const start = offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+  const data = await file.read(entry.compressedSize, start);
+  if (data.length !== entry.compressedSize) throw new ZipArchiveError(`${label}: cut short`);
   return data;
+}
+
+/**
+ * Small reads of a file served from a megabyte read ahead: the zip's directory is read record by
+ * record and its entries one after the other, both front to back, so one read of the file serves
+ * thousands of them, where a read each cost the most time of a million-filer import (`npm run
+ * bench -- mirror`). A returned buffer stays valid: each window is a new one.
+ */
+class ReadAhead {
+  private window = Buffer.alloc(0);
+  private start = 0;
+
+  constructor(
+    readonly file: FileHandle,
+    private readonly windowBytes = 1024 * 1024,
+  ) {}
+
+  /** `length` bytes from `position`, fewer only at the end of the file. */
+  async read(length: number, position: number): Promise<Buffer> {
+    const offset = position - this.start;
+    if (offset >= 0 && offset + length <= this.window.length) {
+      return this.window.subarray(offset, offset + length);
+    }
+    const buffer = Buffer.allocUnsafe(Math.max(length, this.windowBytes));
+    const { bytesRead } = await this.file.read(buffer, 0, buffer.length, position);
+    this.window = buffer.subarray(0, bytesRead);
+    this.start = position;
+    return this.window.subarray(0, Math.min(length, bytesRead));
+  }
+}
+
+/** yauzl's view of the file: its reads of the directory through a window read ahead. */
+class DirectoryReader extends yauzl.RandomAccessReader {
+  private readonly ahead: ReadAhead;
+
+  constructor(private readonly file: FileHandle) {
+    super();
+    this.ahead = new ReadAhead(file);
+  }
+
+  override read(
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    position: number,
+    callback: (error: Error | null, bytesRead?: number) => void,
+  ): void {
+    this.ahead.read(length, position).then((data) => {
+      data.copy(buffer, offset);
+      callback(null, data.length);
+    }, callback);
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    return createReadStream('', { fd: this.file, start, end: end - 1, autoClose: false });
+  }
 }
