@@ -10,6 +10,7 @@ import { authOverhead } from './auth-overhead.js';
 import { formatChecks } from './format-checks.js';
 import { liveCachedChecks } from './live-cached-checks.js';
 import { mcpToolCalls } from './mcp-tool-calls.js';
+import { mirrorImport } from './mirror-import.js';
 import { scheduledRechecks, schedulerTick } from './monitor-scheduler.js';
 import { sandboxChecks, sandboxChecksPostgres } from './sandbox-checks.js';
 import { sqliteDurability } from './sqlite-durability.js';
@@ -54,6 +55,10 @@ const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
   {
     name: 'sandbox check_identifier MCP tool calls over Streamable HTTP vs sandbox POST /checks per second (SQLite, 50 connections, median of 3 x 2 s)',
     run: mcpToolCalls,
+  },
+  {
+    name: 'SEC EDGAR mirror: import of a generated submissions.zip (1,000,000 filers, or MIRROR_BENCH_COMPANIES) by the CLI on SQLite, peak RSS and time; EIN lookups vs company snapshot reads',
+    run: mirrorImport,
   },
 ];
 
