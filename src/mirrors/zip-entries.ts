@@ -1,7 +1,5 @@
-import { createReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
-import { Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { promisify } from 'node:util';
 import { crc32, inflateRaw, inflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
@@ -222,7 +220,26 @@ class DirectoryReader extends yauzl.RandomAccessReader {
     }, callback);
   }
 
+  /** For `stream()`: positioned reads of the shared handle (a file stream on it would close it). */
   override _readStreamForRange(start: number, end: number): Readable {
-    return createReadStream('', { fd: this.file, start, end: end - 1, autoClose: false });
+    const file = this.file;
+    let position = start;
+    return new Readable({
+      read() {
+        const length = Math.min(64 * 1024, end - position);
+        if (length <= 0) {
+          this.push(null);
+          return;
+        }
+        file.read(Buffer.allocUnsafe(length), 0, length, position).then(
+          ({ bytesRead, buffer }) => {
+            if (bytesRead === 0) return this.destroy(new Error('unexpected end of file'));
+            position += bytesRead;
+            this.push(buffer.subarray(0, bytesRead));
+          },
+          (error: Error) => this.destroy(error),
+        );
+      },
+    });
   }
 }
