@@ -36,8 +36,9 @@ const stats = (values: number[], digits = 1) =>
 /**
  * The SEC EDGAR mirror at scale: (1) a generated submissions.zip of MIRROR_BENCH_COMPANIES filers
  * (default 1,000,000) imported on a SQLite file by the real CLI (`firmwatch mirror refresh edgar
- * --file`) in its own process, so its peak resident memory and its time are the import's, against
- * the issue's targets (under 512 MB, under 5 minutes); (2) EIN lookups through the mirror source
+ * --file`) in its own process, so its peak resident memory (VmHWM on Linux: report-peak-memory.mjs
+ * says why not maxRSS) and its time are the import's, against the issue's targets (under 512 MB,
+ * under 5 minutes); (2) EIN lookups through the mirror source
  * against reads of a stored company snapshot (GET /companies/{id}'s `getCompany`) on the same
  * database, in alternating rounds: the issue asks for lookups as fast as a snapshot read.
  */
