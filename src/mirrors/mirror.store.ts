@@ -195,6 +195,40 @@ export async function findMirrorCompaniesByNumber(
   return rows;
 }
 
+const byNumberInReady = (column: MirrorNumberColumn) =>
+  prepared((db, p: { name: string; number: string }) =>
+    db
+      .selectFrom('mirror_companies')
+      .innerJoin('mirror_versions', 'mirror_versions.id', 'mirror_companies.version_id')
+      .selectAll('mirror_companies')
+      .select('mirror_versions.retrieved_at')
+      .where('mirror_versions.mirror_name', '=', p.name)
+      .where('mirror_versions.state', '=', 'ready')
+      .where(`mirror_companies.${column}`, '=', p.number)
+      .orderBy('mirror_companies.register_key')
+      .limit(10),
+  );
+const selectByNumberInReady = {
+  tax_identifier: byNumberInReady('tax_identifier'),
+  registration_number: byNumberInReady('registration_number'),
+  vat_number: byNumberInReady('vat_number'),
+} satisfies Record<MirrorNumberColumn, unknown>;
+
+/**
+ * The companies holding a number in a mirror's serving version, each with that version's
+ * `retrieved_at`: one statement, so a lookup that finds its company costs one read, as a company
+ * snapshot read does (`npm run bench -- mirror`). Empty when none holds it, or no version is ready.
+ */
+export async function findReadyMirrorCompaniesByNumber(
+  db: Kysely<Database>,
+  name: string,
+  column: MirrorNumberColumn,
+  normalized: string,
+): Promise<Array<MirrorCompanyRow & { retrieved_at: string }>> {
+  const { rows } = await selectByNumberInReady[column](db, { name, number: normalized });
+  return rows;
+}
+
 /**
  * Companies whose folded name starts with the folded words asked for: a prefix range, so the name
  * index serves it on both dialects (a `like '%...%'` would scan every company of the register).

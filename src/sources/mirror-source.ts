@@ -3,6 +3,7 @@ import type { IdentifierType } from '../formats/format-rule.js';
 import { checkFormat } from '../formats/registry.js';
 import {
   findMirrorCompaniesByNumber,
+  findReadyMirrorCompaniesByNumber,
   findReadyVersion,
   type MirrorCompanyRow,
   type MirrorNumberColumn,
@@ -111,19 +112,28 @@ export function mirrorSource(
       return retrievedAt !== before;
     },
     async lookup(query) {
-      const version = await readyVersion();
-      if (!version) return { outcome: 'unavailable', reason: noDataReason };
       const column = numberColumns[query.identifierType];
-      const retrievedAt = new Date(version.retrieved_at);
-      if (!column) return { outcome: 'not_matched', source: info, retrievedAt };
-      const rows = await findMirrorCompaniesByNumber(
-        database.db,
-        version.id,
-        column,
-        storedNumber(format, query.identifierType, query.normalized),
-      );
+      // One statement when a company holds the number: its rows carry the serving version's
+      // retrieval time. Only without one is the version read, to tell no match from no data.
+      const rows = column
+        ? await findReadyMirrorCompaniesByNumber(
+            database.db,
+            definition.mirror,
+            column,
+            storedNumber(format, query.identifierType, query.normalized),
+          )
+        : [];
       const first = rows[0];
-      if (!first) return { outcome: 'not_matched', source: info, retrievedAt };
+      if (!first) {
+        const version = await readyVersion();
+        if (!version) return { outcome: 'unavailable', reason: noDataReason };
+        return {
+          outcome: 'not_matched',
+          source: info,
+          retrievedAt: new Date(version.retrieved_at),
+        };
+      }
+      const retrievedAt = new Date(first.retrieved_at);
       if (rows.length > 1)
         return { outcome: 'ambiguous', companies: rows.map(recordOf), source: info, retrievedAt };
       const source = { ...info, source_url: definition.recordUrl(base, first) };
