@@ -70,7 +70,7 @@ export function addMirrorCommands(program: Command, run: RunCommand): void {
     .argument('<name>', `the mirror (${MIRROR_NAMES.join(', ')})`)
     .option(
       '--file <path>',
-      'the file (edgar: submissions.zip itself, or the directory it unpacks to; ariregister: the unpacked simple-data CSV; kbo: the unpacked KboOpenData_<n>_<yyyy>_<mm>_Full.zip directory)',
+      'the file (edgar: submissions.zip itself, or the directory it unpacks to; ariregister: the simple-data zip, or its CSV; kbo: the unpacked KboOpenData_<n>_<yyyy>_<mm>_Full.zip directory)',
     )
     .option(
       '--download',

@@ -1,9 +1,11 @@
 import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { checkFormat } from '../formats/registry.js';
 import type { CompanyLegalStatus } from '../sources/registry-source.js';
 import { foldText } from '../sources/source-text.js';
 import type { MirrorFormat, ParseOutcome } from './mirror-format.js';
+import { zipEntries } from './zip-entries.js';
 
 /**
  * One company of the Estonian e-Business Register's open-data "simple data" file
@@ -139,66 +141,85 @@ export function parseAriregisterRow(fields: Fields): ParseOutcome {
  * company, never the file). Columns are found by the header's names; a header without the
  * registry code, name or status is not this file, and the import fails saying so. A row whose
  * field count differs from the header's, or that the CSV parser cannot read, is skipped with its
- * line. Reading the `.zip` itself is not done yet: unpack it first.
+ * line. The register publishes the CSV zipped: a `.zip` is read as it is, its CSV entry streamed
+ * (zip-entries.ts); an unpacked `.csv` is read too.
  */
 export const ARIREGISTER_SIMPLE_DATA: MirrorFormat = {
   countryCode: 'EE',
   // The registry code, and the KMKR number when the row has a valid one.
   numberColumns: { registration_number: 'registration_number', vat_number: 'vat_number' },
   async *read(path) {
-    const parser = createReadStream(path).pipe(
-      parse({
-        delimiter: ';',
-        bom: true,
-        info: true,
-        relax_column_count: true,
-        // A `"` inside an unquoted field is kept as written rather than failing the row.
-        relax_quotes: true,
-        skip_empty_lines: true,
-        skip_records_with_error: true,
-      }),
-    );
-    // Records the parser could not read: reported in order with the ones it could.
-    const unreadable: Array<{ label: string } & ParseOutcome> = [];
-    parser.on('skip', (error: Error & { lines?: number }) => {
-      unreadable.push({
-        label: `line ${error.lines ?? '?'}`,
-        ok: false,
-        reason: `not a CSV record (${error.message})`,
-      });
-    });
-    let header: string[] | undefined;
-    for await (const { record, info } of parser as AsyncIterable<{
-      record: string[];
-      info: { lines: number };
-    }>) {
-      yield* unreadable.splice(0);
-      if (!header) {
-        header = record.map((name) => name.trim());
-        const missing = REQUIRED.filter((column) => !header?.includes(column));
-        if (missing.length > 0) {
-          throw new Error(
-            `${path} is not the e-Business Register's simple-data CSV: its header has no ${missing.join(', ')}`,
-          );
-        }
-        continue;
-      }
-      const label = `line ${info.lines}`;
-      if (record.length !== header.length) {
-        yield {
-          label,
-          ok: false,
-          reason: `${record.length} fields where the header has ${header.length}`,
-        };
-        continue;
-      }
-      const fields: Fields = {};
-      header.forEach((column, index) => {
-        fields[column as Column] = record[index];
-      });
-      yield { label, ...parseAriregisterRow(fields) };
+    if (!path.toLowerCase().endsWith('.zip')) {
+      yield* readSimpleData(createReadStream(path), path);
+      return;
     }
-    yield* unreadable.splice(0);
-    if (!header) throw new Error(`${path} is empty: no header, no companies`);
+    for await (const entry of zipEntries(path)) {
+      if (!entry.name.toLowerCase().endsWith('.csv')) continue;
+      yield* readSimpleData(await entry.stream(), `${path} (${entry.name})`);
+      return;
+    }
+    throw new Error(
+      `${path} holds no CSV file: it is not the e-Business Register's simple-data zip`,
+    );
   },
 };
+
+async function* readSimpleData(
+  input: Readable,
+  path: string,
+): AsyncGenerator<{ label: string } & ParseOutcome> {
+  const parser = input.pipe(
+    parse({
+      delimiter: ';',
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      // A `"` inside an unquoted field is kept as written rather than failing the row.
+      relax_quotes: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+    }),
+  );
+  // Records the parser could not read: reported in order with the ones it could.
+  const unreadable: Array<{ label: string } & ParseOutcome> = [];
+  parser.on('skip', (error: Error & { lines?: number }) => {
+    unreadable.push({
+      label: `line ${error.lines ?? '?'}`,
+      ok: false,
+      reason: `not a CSV record (${error.message})`,
+    });
+  });
+  let header: string[] | undefined;
+  for await (const { record, info } of parser as AsyncIterable<{
+    record: string[];
+    info: { lines: number };
+  }>) {
+    yield* unreadable.splice(0);
+    if (!header) {
+      header = record.map((name) => name.trim());
+      const missing = REQUIRED.filter((column) => !header?.includes(column));
+      if (missing.length > 0) {
+        throw new Error(
+          `${path} is not the e-Business Register's simple-data CSV: its header has no ${missing.join(', ')}`,
+        );
+      }
+      continue;
+    }
+    const label = `line ${info.lines}`;
+    if (record.length !== header.length) {
+      yield {
+        label,
+        ok: false,
+        reason: `${record.length} fields where the header has ${header.length}`,
+      };
+      continue;
+    }
+    const fields: Fields = {};
+    header.forEach((column, index) => {
+      fields[column as Column] = record[index];
+    });
+    yield { label, ...parseAriregisterRow(fields) };
+  }
+  yield* unreadable.splice(0);
+  if (!header) throw new Error(`${path} is empty: no header, no companies`);
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import {
 import { importMirror } from '../../src/mirrors/mirror-import.js';
 import { runCli } from '../helpers/cli.js';
 import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js';
+import { storedZip } from './stored-zip.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // A small file in the register's simple-data format; test/fixtures/sources/ariregister/README.md
@@ -183,6 +184,38 @@ describe.each(DIALECTS)('the Estonian e-Business Register mirror [%s]', (dialect
       expect(await lookup(database, 'registration_number', '10000018')).toEqual([
         expect.objectContaining({ legal_name: 'Näidis Ehitus OÜ' }),
       ]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('reads the zip the register publishes as it is: the same rows as the unpacked CSV; a zip without a CSV fails the import', async () => {
+    const { database, cleanup } = await scratchDatabase(dialect, 'zip');
+    try {
+      // The register publishes the file as ettevotja_rekvisiidid__lihtandmed.csv.zip (README of the fixture).
+      const zip = join(dir, `lihtandmed-${dialect}.csv.zip`);
+      writeFileSync(
+        zip,
+        storedZip([{ name: 'ettevotja_rekvisiidid__lihtandmed.csv', data: readFileSync(SAMPLE) }]),
+      );
+      const result = await importMirror(database, deps, {
+        name: 'ariregister',
+        path: zip,
+        retrievedAt: new Date(RETRIEVED),
+        owner: 'test',
+      });
+      expect(result).toMatchObject({ imported_rows: 6, skipped_rows: 4 });
+      expect(result.skipped_examples[0]).toBe('line 8: no registry code');
+      expect(await lookup(database, 'vat_number', 'EE100000007')).toEqual([
+        expect.objectContaining({ legal_name: 'Näidis Ehitus OÜ', company_legal_status: 'active' }),
+      ]);
+
+      const empty = join(dir, `readme-${dialect}.zip`);
+      writeFileSync(empty, storedZip([{ name: 'README.txt', data: Buffer.from('no data') }]));
+      await expect(
+        importMirror(database, deps, { name: 'ariregister', path: empty, owner: 'test' }),
+      ).rejects.toThrow(/holds no CSV file/);
+      expect(await lookup(database, 'vat_number', 'EE100000007')).toHaveLength(1);
     } finally {
       await cleanup();
     }

@@ -1,7 +1,7 @@
 import type { MirrorSourceDefinition } from '../mirror-source.js';
 
 export const ARIREGISTER_NO_DATA_REASON =
-  "The Estonian e-Business Register mirror has no data yet: once an operator imports the register's simple-data file (firmwatch mirror refresh ariregister --file <csv>), EE registry codes and VAT numbers are answered from it (partial: a deleted company is not in the file).";
+  "The Estonian e-Business Register mirror has no data yet: once an operator imports the register's simple-data file (firmwatch mirror refresh ariregister --file <zip or csv>), EE registry codes and VAT numbers are answered from it (partial: a deleted company is not in the file).";
 
 /**
  * Estonian companies from the e-Business Register mirror (src/mirrors/ariregister-simple-data.ts):
