@@ -101,3 +101,27 @@ export async function createScratchPostgresDatabase(): Promise<{
     drop: () => adminQuery(`drop database if exists ${name} with (force)`),
   };
 }
+
+/**
+ * A migrated database that CLI processes can reach by DATABASE_URL: a fresh PostgreSQL database,
+ * or the SQLite file at `sqlitePath` (a schema of the shared test database would not do).
+ */
+export async function createScratchDatabase(
+  dialect: Dialect,
+  sqlitePath: string,
+): Promise<{ url: string; database: DatabaseHandle; cleanup(): Promise<void> }> {
+  const scratch =
+    dialect === 'postgres'
+      ? await createScratchPostgresDatabase()
+      : { url: `sqlite:${sqlitePath}`, drop: async () => {} };
+  const database = createDatabase(parseDatabaseUrl(scratch.url));
+  await migrateToLatest(database);
+  return {
+    url: scratch.url,
+    database,
+    async cleanup() {
+      await database.destroy();
+      await scratch.drop();
+    },
+  };
+}

@@ -6,9 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDatabaseUrl } from '../../src/config.js';
-import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import type { DatabaseHandle, Dialect } from '../../src/db/database.js';
 import { type Clock, systemClock } from '../../src/lib/clock.js';
 import { createIdGenerator } from '../../src/lib/ids.js';
 import {
@@ -19,7 +17,7 @@ import {
 } from '../../src/mirrors/mirror.store.js';
 import { importMirror } from '../../src/mirrors/mirror-import.js';
 import { runCli } from '../helpers/cli.js';
-import { createScratchPostgresDatabase, DIALECTS } from '../helpers/databases.js';
+import { createScratchDatabase, DIALECTS } from '../helpers/databases.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // Samples in the SEC's submissions format; test/fixtures/sources/edgar/README.md cites the documents.
@@ -42,22 +40,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A database that CLI processes can reach by DATABASE_URL, and a handle on it. */
-async function scratchDatabase(dialect: string, name: string) {
-  const scratch =
-    dialect === 'postgres'
-      ? await createScratchPostgresDatabase()
-      : { url: `sqlite:${join(dir, `${name}.db`)}`, drop: async () => {} };
-  const database = createDatabase(parseDatabaseUrl(scratch.url));
-  await migrateToLatest(database);
-  return {
-    url: scratch.url,
-    database,
-    async cleanup() {
-      await database.destroy();
-      await scratch.drop();
-    },
-  };
-}
+const scratchDatabase = (dialect: Dialect, name: string) =>
+  createScratchDatabase(dialect, join(dir, `${name}.db`));
 
 const deps = (clock: Clock = systemClock) => ({ clock, newId: createIdGenerator(clock) });
 

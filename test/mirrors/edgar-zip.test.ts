@@ -13,19 +13,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
-import { parseDatabaseUrl } from '../../src/config.js';
-import { createDatabase, type DatabaseHandle, type Dialect } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import type { DatabaseHandle, Dialect } from '../../src/db/database.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createIdGenerator } from '../../src/lib/ids.js';
 import { findMirrorCompaniesByNumber, findReadyVersion } from '../../src/mirrors/mirror.store.js';
 import { importMirror } from '../../src/mirrors/mirror-import.js';
 import { runCli } from '../helpers/cli.js';
-import {
-  createScratchPostgresDatabase,
-  createTestDatabase,
-  DIALECTS,
-} from '../helpers/databases.js';
+import { createScratchDatabase, createTestDatabase, DIALECTS } from '../helpers/databases.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // Samples in the SEC's submissions format; test/fixtures/sources/edgar/README.md cites the documents.
@@ -83,19 +77,11 @@ async function writeZip(name: string, stored: string[] = []): Promise<string> {
 
 /** A database the CLI can reach by DATABASE_URL (a schema of the test database would not do). */
 async function cliDatabase(dialect: Dialect) {
-  const scratch =
-    dialect === 'postgres'
-      ? await createScratchPostgresDatabase()
-      : { url: `sqlite:${join(mkdtempSync(join(dir, 'db-')), 'cli.db')}`, drop: async () => {} };
-  const database = createDatabase(parseDatabaseUrl(scratch.url));
-  await migrateToLatest(database);
-  return Object.assign(database, {
-    url: scratch.url,
-    async cleanup() {
-      await database.destroy();
-      await scratch.drop();
-    },
-  });
+  const { url, database, cleanup } = await createScratchDatabase(
+    dialect,
+    join(mkdtempSync(join(dir, 'db-')), 'cli.db'),
+  );
+  return Object.assign(database, { url, cleanup });
 }
 
 const deps = { clock: systemClock, newId: createIdGenerator(systemClock) };
