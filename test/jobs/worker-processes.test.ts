@@ -251,13 +251,18 @@ async function sessionsOf(database: DatabaseHandle, names: string[]) {
     state: string;
     wait_event_type: string | null;
     holds_usage_totals: boolean;
+    waits_for_usage_totals: boolean;
   }>`
     select a.application_name, a.state, a.wait_event_type,
       exists (
         select 1 from pg_locks l
         where l.pid = a.pid and l.granted and l.relation = 'usage_totals'::regclass
           and l.mode = 'RowExclusiveLock'
-      ) as holds_usage_totals
+      ) as holds_usage_totals,
+      exists (
+        select 1 from pg_locks l
+        where l.pid = a.pid and not l.granted and l.relation = 'usage_totals'::regclass
+      ) as waits_for_usage_totals
     from pg_stat_activity a
     where a.application_name in (${sql.join(names)}) and a.xact_start is not null`.execute(
     database.db,
@@ -284,10 +289,15 @@ describe.skipIf(!DIALECTS.includes('postgres'))('a worker frozen mid-recheck on 
       // More monitors than one claim takes (100), so that both workers hold some.
       const ids = await createMonitors(scratch.url, database, 'GB999000005', 150);
       const env = { DATABASE_URL: scratch.url, LOG_LEVEL: 'info', ...SHORT_TIMEOUTS };
-      const [frozen, other] = await Promise.all([
-        startServeProcess({ ...env, PGAPPNAME: 'frozen-worker' }, WORKER),
-        startServeProcess({ ...env, PGAPPNAME: 'other-worker' }, WORKER),
-      ]);
+      const names = ['worker-a', 'worker-b'];
+      const started = await Promise.all(
+        names.map((name) => startServeProcess({ ...env, PGAPPNAME: name }, WORKER)),
+      );
+      // The worker frozen is the one waiting for usage_totals itself: the other may wait behind it
+      // for a row both rechecks write first (the monitored company), never reaching usage_totals.
+      let frozenAt = 0;
+      const frozenName = () => names[frozenAt] as string;
+      const frozenWorker = () => started[frozenAt] as (typeof started)[number];
       try {
         // The test holds usage_totals while the monitors fall due, so both workers' rechecks stop
         // inside their transactions, at the usage write; one worker is stopped (SIGSTOP, as a paused
@@ -299,20 +309,24 @@ describe.skipIf(!DIALECTS.includes('postgres'))('a worker frozen mid-recheck on 
           await makeAllDue(database);
           await until(
             async () => {
-              const waiting = (await sessionsOf(database, ['frozen-worker', 'other-worker']))
+              const sessions = await sessionsOf(database, names);
+              const waiting = sessions
                 .filter((session) => session.wait_event_type === 'Lock')
                 .map((session) => session.application_name);
-              return waiting.includes('frozen-worker') && waiting.includes('other-worker');
+              const onTotals = sessions.find((session) => session.waits_for_usage_totals);
+              if (!onTotals || !names.every((name) => waiting.includes(name))) return false;
+              frozenAt = names.indexOf(onTotals.application_name);
+              return true;
             },
             20_000,
             'both workers to wait for usage_totals inside a recheck',
             10,
           );
-          frozen.child.kill('SIGSTOP');
+          frozenWorker().child.kill('SIGSTOP');
         });
         await until(
           async () =>
-            (await sessionsOf(database, ['frozen-worker'])).some(
+            (await sessionsOf(database, [frozenName()])).some(
               (session) => session.state === 'idle in transaction' && session.holds_usage_totals,
             ),
           5000,
@@ -327,19 +341,19 @@ describe.skipIf(!DIALECTS.includes('postgres'))('a worker frozen mid-recheck on 
           'the other worker to recheck every monitor',
           50,
         );
-        expect(frozen.child.exitCode).toBe(null);
+        expect(frozenWorker().child.exitCode).toBe(null);
         // The frozen worker's transactions were ended by PostgreSQL, not by the worker.
-        expect(await sessionsOf(database, ['frozen-worker'])).toEqual([]);
+        expect(await sessionsOf(database, [frozenName()])).toEqual([]);
       } catch (error) {
-        for (const worker of [frozen, other]) worker.child.kill('SIGKILL');
+        for (const worker of started) worker.child.kill('SIGKILL');
         throw error;
       } finally {
-        frozen.child.kill('SIGCONT');
+        frozenWorker().child.kill('SIGCONT');
       }
       // Back to life, it finds its connections closed and its claims taken over; given a few
       // ticks, it commits nothing.
       await sleep(3000);
-      for (const worker of [frozen, other]) expect(await stopServeProcess(worker)).toBe(0);
+      for (const worker of started) expect(await stopServeProcess(worker)).toBe(0);
 
       await expectEachRecheckedOnce(database, ids);
     } finally {
