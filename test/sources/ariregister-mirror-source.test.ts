@@ -2,14 +2,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/lib/clock.js';
 import { createIdGenerator } from '../../src/lib/ids.js';
-import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
 import { importMirror } from '../../src/mirrors/mirror-import.js';
-import { LIVE_SOURCE_DEFAULT_BASE_URLS } from '../../src/sources/live-source-names.js';
-import { createLiveSource, type LiveSource } from '../../src/sources/live-sources.js';
-import { sandboxSource } from '../../src/sources/sandbox/sandbox-source.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { get, type Json, post, readJson } from '../helpers/http.js';
+import { liveApps } from '../helpers/live-app.js';
 import { type FakeRegister, json, startFakeRegister } from './fake-register.js';
 
 /**
@@ -28,28 +24,10 @@ const RETRIEVED = '2026-11-24T06:00:00.000Z';
 describe.each(DIALECTS)('the e-Business Register mirror as a live source [%s]', (dialect) => {
   let database: TestDatabase;
   let gleif: FakeRegister;
-  const sources: LiveSource[] = [];
-  const apps: TestApp[] = [];
+  const live = liveApps(() => database);
 
-  /** The app as `serve` starts it: the live source reads which mirrors have data first. */
-  async function start() {
-    const live = createLiveSource(
-      {
-        enabled: ['ariregister', 'gleif'],
-        credentials: {},
-        // The default for the mirror: where a company's page is linked (the mirror calls no one).
-        baseUrls: { ...LIVE_SOURCE_DEFAULT_BASE_URLS, gleif: gleif.base },
-      },
-      { database, clock: systemClock, buckets: memoryTokenBuckets() },
-    );
-    sources.push(live);
-    await live.refreshMirrors();
-    const t = await startTestApp({ database, sources: { sandbox: sandboxSource(), live } });
-    apps.push(t);
-    const created = await t.createKey({ environment: 'live' });
-    await t.fundWorkspace(created.workspace_id, 20);
-    return { t, key: created.key };
-  }
+  const start = () =>
+    live.start({ enabled: ['ariregister', 'gleif'], baseUrls: { gleif: gleif.base }, credits: 20 });
 
   const capability = (country: Json, type: string) =>
     country.identifier_capabilities.find((c: Json) => c.identifier_type === type);
@@ -60,8 +38,7 @@ describe.each(DIALECTS)('the e-Business Register mirror as a live source [%s]', 
     gleif.respond(json(500, {}));
   });
   afterAll(async () => {
-    for (const app of apps) await app.close();
-    await Promise.all(sources.map((source) => source.close()));
+    await live.close();
     await gleif.close();
     await database.cleanup();
   });

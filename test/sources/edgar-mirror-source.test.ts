@@ -6,14 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scheduleMirrorCoverageRefresh } from '../../src/jobs/mirror-coverage.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createIdGenerator } from '../../src/lib/ids.js';
-import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
 import { importMirror } from '../../src/mirrors/mirror-import.js';
-import { LIVE_SOURCE_DEFAULT_BASE_URLS } from '../../src/sources/live-source-names.js';
-import { createLiveSource, type LiveSource } from '../../src/sources/live-sources.js';
-import { sandboxSource } from '../../src/sources/sandbox/sandbox-source.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { get, type Json, post, readJson } from '../helpers/http.js';
+import { liveApps } from '../helpers/live-app.js';
 
 /**
  * The SEC EDGAR mirror as the live US source, through the HTTP API: before any import US is
@@ -37,35 +33,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.each(DIALECTS)('the SEC EDGAR mirror as a live source [%s]', (dialect) => {
   let database: TestDatabase;
-  const sources: LiveSource[] = [];
-  const apps: TestApp[] = [];
+  const live = liveApps(() => database);
 
-  /** The app as `serve` starts it: the live source reads which mirrors have data first. */
-  async function start() {
-    const live = createLiveSource(
-      {
-        enabled: ['edgar'],
-        credentials: {},
-        // The default: where a filer's EDGAR page is linked (the mirror calls no one).
-        baseUrls: LIVE_SOURCE_DEFAULT_BASE_URLS,
-      },
-      { database, clock: systemClock, buckets: memoryTokenBuckets() },
-    );
-    sources.push(live);
-    await live.refreshMirrors();
-    const t = await startTestApp({ database, sources: { sandbox: sandboxSource(), live } });
-    apps.push(t);
-    const created = await t.createKey({ environment: 'live' });
-    await t.fundWorkspace(created.workspace_id, 10);
-    return { t, key: created.key };
-  }
+  const start = () => live.start({ enabled: ['edgar'], credits: 10 });
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
   });
   afterAll(async () => {
-    for (const app of apps) await app.close();
-    await Promise.all(sources.map((source) => source.close()));
+    await live.close();
     await database.cleanup();
   });
 
@@ -99,9 +75,9 @@ describe.each(DIALECTS)('the SEC EDGAR mirror as a live source [%s]', (dialect) 
     // No restart: the running app declares US once the job has re-read which mirrors have data
     // (every minute in `serve`; every 50 ms here).
     const { t, key } = before;
-    const [live] = sources;
-    if (!live) throw new Error('no live source');
-    const stopRefresh = scheduleMirrorCoverageRefresh(live, pino({ enabled: false }), 50);
+    const [source] = live.sources;
+    if (!source) throw new Error('no live source');
+    const stopRefresh = scheduleMirrorCoverageRefresh(source, pino({ enabled: false }), 50);
     let covered: Json = {};
     for (let waited = 0; waited < 5000 && covered.company_search !== 'partial'; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));

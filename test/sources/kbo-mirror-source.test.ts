@@ -2,14 +2,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/lib/clock.js';
 import { createIdGenerator } from '../../src/lib/ids.js';
-import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
 import { importMirror } from '../../src/mirrors/mirror-import.js';
-import { LIVE_SOURCE_DEFAULT_BASE_URLS } from '../../src/sources/live-source-names.js';
-import { createLiveSource, type LiveSource } from '../../src/sources/live-sources.js';
-import { sandboxSource } from '../../src/sources/sandbox/sandbox-source.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { get, type Json, post, readJson } from '../helpers/http.js';
+import { liveApps } from '../helpers/live-app.js';
 
 /**
  * The KBO Open Data mirror as the live BE source, through the HTTP API: before any import BE is
@@ -22,35 +18,15 @@ const RETRIEVED = '2026-11-02T06:00:00.000Z';
 
 describe.each(DIALECTS)('the KBO mirror as a live source [%s]', (dialect) => {
   let database: TestDatabase;
-  const sources: LiveSource[] = [];
-  const apps: TestApp[] = [];
+  const live = liveApps(() => database);
 
-  /** The app as `serve` starts it: the live source reads which mirrors have data first. */
-  async function start() {
-    const live = createLiveSource(
-      {
-        enabled: ['kbo'],
-        credentials: {},
-        // The default: where an enterprise's Public Search page is linked (the mirror calls no one).
-        baseUrls: LIVE_SOURCE_DEFAULT_BASE_URLS,
-      },
-      { database, clock: systemClock, buckets: memoryTokenBuckets() },
-    );
-    sources.push(live);
-    await live.refreshMirrors();
-    const t = await startTestApp({ database, sources: { sandbox: sandboxSource(), live } });
-    apps.push(t);
-    const created = await t.createKey({ environment: 'live' });
-    await t.fundWorkspace(created.workspace_id, 20);
-    return { t, key: created.key };
-  }
+  const start = () => live.start({ enabled: ['kbo'], credits: 20 });
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
   });
   afterAll(async () => {
-    for (const app of apps) await app.close();
-    await Promise.all(sources.map((source) => source.close()));
+    await live.close();
     await database.cleanup();
   });
 
