@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { type DatabaseConfig, DEFAULT_POSTGRES_TIMEOUTS } from '../config.js';
 import { groupCommit, type Transact, transactionPerWork } from './group-commit.js';
+import { sqliteConnections } from './prepared.js';
 import type { Database } from './schema.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 
@@ -63,6 +64,9 @@ function withStatementCache(sqlite: SqliteDatabase.Database, max = 500) {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => sqlite.close(),
+    get inTransaction() {
+      return sqlite.inTransaction;
+    },
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (!statement) {
@@ -101,6 +105,7 @@ export function createDatabase(
     if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
     const statements = withStatementCache(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+    sqliteConnections.set(db, statements);
     return {
       db,
       dialect: 'sqlite',

@@ -25,6 +25,20 @@ export interface SqliteStatements {
  */
 export const heldSqliteConnections = new WeakMap<Kysely<Database>, SqliteStatements>();
 
+/** A SQLite connection's statements, and whether a transaction is open on it right now. */
+export interface SqliteConnection extends SqliteStatements {
+  readonly inTransaction: boolean;
+}
+
+/**
+ * The one connection behind each SQLite database's Kysely instance (database.ts registers it). A
+ * read on it while no transaction is open sees committed rows only, and better-sqlite3 runs it to
+ * the end before anything else can start, so it may skip Kysely's executor and connection mutex:
+ * it reads exactly what it would have read through them. While a transaction is open (a unit of
+ * work, or a Kysely transaction between its statements), reads queue through Kysely as before.
+ */
+export const sqliteConnections = new WeakMap<Kysely<Database>, SqliteConnection>();
+
 function runDirect<R>(
   statements: SqliteStatements,
   sql: string,
@@ -77,6 +91,11 @@ export function prepared<P extends object, R>(
     );
     const held = heldSqliteConnections.get(db);
     if (held) return runDirect<R>(held, query.sql, parameters);
+    const connection = sqliteConnections.get(db);
+    if (connection && !connection.inTransaction) {
+      const statement = connection.prepare(query.sql);
+      if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    }
     return db.executeQuery(Query.raw(query.sql, parameters) as CompiledQuery<R>);
   };
 }

@@ -117,3 +117,44 @@ describe.each(DIALECTS)('prepared queries [%s]', (dialect) => {
     expect(heldSqliteConnections.has(db)).toBe(false);
   });
 });
+
+describe('prepared reads on SQLite outside transactions', () => {
+  let database: TestDatabase | undefined;
+  afterEach(async () => {
+    await database?.cleanup();
+    database = undefined;
+  });
+  const settledWithin = <T>(promise: Promise<T>, ms: number) =>
+    Promise.race([
+      promise.then((value) => ({ settled: true as const, value })),
+      new Promise<{ settled: false }>((resolve) =>
+        setTimeout(() => resolve({ settled: false }), ms),
+      ),
+    ]);
+
+  it('run at once on the connection, even while Kysely holds it with no transaction open', async () => {
+    database = await createTestDatabase('sqlite');
+    const { db } = database;
+    await insertNamed(db, { id: 'ws_1', created_at: at(1) });
+    // Through Kysely's executor, this read would wait for the connection the callback holds.
+    const read = await db
+      .connection()
+      .execute(() => settledWithin(selectNamed(db, { first: 'ws_1', second: 'ws_1' }), 2_000));
+    expect(read.settled && read.value.rows.map((row) => row.id)).toEqual(['ws_1']);
+  });
+
+  it('wait while a transaction is open on the connection, and never see its uncommitted rows', async () => {
+    database = await createTestDatabase('sqlite');
+    const { db, transact } = database;
+    let duringTransaction: Promise<string[]> | undefined;
+    await transact(async (trx) => {
+      await insertNamed(trx, { id: 'ws_1', created_at: at(1) });
+      duringTransaction = selectNamed(db, { first: 'ws_1', second: 'ws_1' }).then((result) =>
+        result.rows.map((row) => row.id),
+      );
+      expect((await settledWithin(duringTransaction, 50)).settled).toBe(false);
+    });
+    // Queued behind the transaction, the read ran after its commit.
+    expect(await duringTransaction).toEqual(['ws_1']);
+  });
+});
