@@ -5,8 +5,10 @@ import {
   type Kysely,
   CompiledQuery as Query,
   type QueryResult,
+  SqliteAdapter,
 } from 'kysely';
 import type { Database } from './schema.js';
+import { inlineSqliteConstants } from './sqlite-literals.js';
 
 /** The part of better-sqlite3 (behind the statement cache) a direct run needs. */
 export interface SqliteStatements {
@@ -84,6 +86,14 @@ export function prepared<P extends object, R>(
     let query = compiled.get(adapter);
     if (!query) {
       query = build(db, placeholders).compile();
+      if (adapter instanceof SqliteAdapter) {
+        const { sql, parameters } = inlineSqliteConstants(
+          query.sql,
+          query.parameters,
+          (parameter) => !(parameter instanceof Placeholder),
+        );
+        query = { ...query, sql, parameters };
+      }
       compiled.set(adapter, query);
     }
     const parameters = query.parameters.map((parameter) =>
