@@ -40,7 +40,8 @@ const stats = (values: number[], digits = 1) =>
  * says why not maxRSS) and its time are the import's, against the issue's targets (under 512 MB,
  * under 5 minutes); (2) EIN lookups through the mirror source
  * against reads of a stored company snapshot (GET /companies/{id}'s `getCompany`) on the same
- * database, in alternating rounds: the issue asks for lookups as fast as a snapshot read.
+ * database, in alternating rounds, as CPU time per operation: the issue asks for lookups as fast as
+ * a snapshot read.
  */
 export async function mirrorImport(): Promise<string> {
   const companies = Number(process.env.MIRROR_BENCH_COMPANIES ?? 1_000_000);
@@ -160,10 +161,12 @@ async function lookupRates(
 
   const mirrorRuns: number[] = [];
   const snapshotRuns: number[] = [];
+  // CPU time of this process per operation: on a shared machine, wall time measures the neighbours.
   const round = async (each: (n: number) => Promise<unknown>) => {
-    const started = performance.now();
+    const started = process.cpuUsage();
     for (let n = 0; n < LOOKUPS; n++) await each(n);
-    return ((performance.now() - started) * 1000) / LOOKUPS;
+    const used = process.cpuUsage(started);
+    return (used.user + used.system) / LOOKUPS;
   };
   const mirrorRound = () => round((n) => lookUp(eins[n] ?? ''));
   const snapshotRound = () =>
@@ -177,7 +180,7 @@ async function lookupRates(
   const ratios = mirrorRuns.map((m, r) => m / (snapshotRuns[r] ?? m));
   const ratio = median(ratios);
   return [
-    `EIN lookup through the mirror source: ${stats(mirrorRuns)} µs; company snapshot read (getCompany): ${stats(snapshotRuns)} µs (${ROUNDS} alternating rounds of ${LOOKUPS.toLocaleString('en')})`,
+    `EIN lookup through the mirror source: ${stats(mirrorRuns)} µs of CPU; company snapshot read (getCompany): ${stats(snapshotRuns)} µs of CPU (${ROUNDS} alternating rounds of ${LOOKUPS.toLocaleString('en')})`,
     `  ratio mirror/snapshot ${stats(ratios, 2)} (target: as fast as a snapshot read, <= 1): ${ratio <= 1 ? 'met' : 'NOT met'}`,
   ].join('\n  ');
 }

@@ -202,8 +202,15 @@ const byNumberInReady = (column: MirrorNumberColumn) =>
       .innerJoin('mirror_versions', 'mirror_versions.id', 'mirror_companies.version_id')
       .selectAll('mirror_companies')
       .select('mirror_versions.retrieved_at')
-      .where('mirror_versions.mirror_name', '=', p.name)
-      .where('mirror_versions.state', '=', 'ready')
+      // The ready version's id as a value, so the number index (version, number, key) gives the
+      // rows in key order; joined on its name and state, SQLite sorted them in a temporary b-tree.
+      .where('mirror_companies.version_id', '=', (eb) =>
+        eb
+          .selectFrom('mirror_versions as ready')
+          .select('ready.id')
+          .where('ready.mirror_name', '=', p.name)
+          .where('ready.state', '=', 'ready'),
+      )
       .where(`mirror_companies.${column}`, '=', p.number)
       .orderBy('mirror_companies.register_key')
       .limit(10),
