@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import type { MirrorDownloadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
-import { LeaseLostError } from '../jobs/leases.js';
+import { LeaseLostError } from '../db/leases.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { IdGenerator } from '../lib/ids.js';
 import { EDGAR_DOWNLOAD } from './edgar-download.js';
