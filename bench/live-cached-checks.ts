@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LiveSourcesConfig, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
 import type { DatabaseHandle } from '../src/db/database.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createIdGenerator } from '../src/lib/ids.js';
@@ -18,7 +18,7 @@ import {
   setWorkspacePaidAccess,
 } from '../src/modules/usage/usage.service.js';
 import { startServer } from '../src/server.js';
-import { createLiveSource } from '../src/sources/live-sources.js';
+import { createLiveSource, type LiveSourcesConfig } from '../src/sources/live-sources.js';
 import { sandboxSource } from '../src/sources/sandbox/sandbox-source.js';
 import { median } from './bench-server.js';
 import { type LoadResult, load } from './load.js';

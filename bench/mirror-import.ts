@@ -11,7 +11,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createIdGenerator } from '../src/lib/ids.js';
 import { createWorkspace } from '../src/modules/accounts/accounts.service.js';
-import type { Principal } from '../src/modules/accounts/key-verifier.js';
+import type { Principal } from '../src/modules/accounts/principal.js';
 import { getCompany, saveCompanySnapshots } from '../src/modules/companies/companies.service.js';
 import { EDGAR_MIRROR } from '../src/sources/edgar/edgar-mirror.js';
 import { mirrorSource } from '../src/sources/mirror-source.js';

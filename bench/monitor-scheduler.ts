@@ -11,7 +11,7 @@ import { createMonitorScheduler } from '../src/jobs/monitor-scheduler.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createIdGenerator } from '../src/lib/ids.js';
 import { createApiKey, createWorkspace } from '../src/modules/accounts/accounts.service.js';
-import type { Principal } from '../src/modules/accounts/key-verifier.js';
+import type { Principal } from '../src/modules/accounts/principal.js';
 import { lookUpIdentifier } from '../src/modules/checks/checks.service.js';
 import type { MonitorCreateRequest } from '../src/modules/monitors/monitors.schemas.js';
 import { createMonitor } from '../src/modules/monitors/monitors.service.js';

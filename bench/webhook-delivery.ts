@@ -15,7 +15,7 @@ import { createWebhookDeliverer, WEBHOOK_USER_AGENT } from '../src/jobs/webhook-
 import { systemClock } from '../src/lib/clock.js';
 import { createIdGenerator } from '../src/lib/ids.js';
 import { createApiKey, createWorkspace } from '../src/modules/accounts/accounts.service.js';
-import type { Principal } from '../src/modules/accounts/key-verifier.js';
+import type { Principal } from '../src/modules/accounts/principal.js';
 import { lookUpIdentifier } from '../src/modules/checks/checks.service.js';
 import { recordEvent } from '../src/modules/monitors/events.service.js';
 import type {

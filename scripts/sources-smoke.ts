@@ -14,14 +14,14 @@
  * `COMPANIES_HOUSE_API_KEY`); a register whose credentials are not set is skipped.
  */
 import { Agent, request } from 'undici';
-import { ConfigError, type LiveSourcesConfig, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/config.js';
 import type { IdentifierType } from '../src/formats/format-rule.js';
 import { checkFormat } from '../src/formats/registry.js';
 import { systemClock } from '../src/lib/clock.js';
 import { memoryTokenBuckets } from '../src/lib/token-bucket.js';
 import { COVERAGE_ONLY_DATABASE } from '../src/sources/live-coverage.js';
 import { LIVE_SOURCE_NAMES, type LiveSourceName } from '../src/sources/live-source-names.js';
-import { LIVE_SOURCES } from '../src/sources/live-sources.js';
+import { LIVE_SOURCES, type LiveSourcesConfig } from '../src/sources/live-sources.js';
 import type { CompanyLegalStatus, CompanyRecord } from '../src/sources/registry-source.js';
 import {
   createUpstreamClient,

@@ -75,7 +75,7 @@ export interface AppDeps {
   rateLimit: { store: TokenBucketStore; policies: RateLimitPolicies };
   /** How long a verified key is trusted without a database lookup (default 500 ms). */
   keyCacheTtlMs?: number;
-  /** Registry sources per environment (default: sandbox fixtures; none live yet). */
+  /** Registry sources per environment (default `defaultSources()`: no live register). */
   sources?: Sources;
   /** New company snapshots per workspace, environment and UTC day (default 10,000). */
   snapshotsPerDay?: number;

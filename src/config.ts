@@ -1,12 +1,17 @@
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { SqliteSynchronous } from './db/database.js';
+import {
+  type DatabaseConfig,
+  DEFAULT_POSTGRES_TIMEOUTS,
+  type PostgresTimeouts,
+} from './db/database-config.js';
 import { PACKAGE_ROOT } from './lib/package-version.js';
 import {
   DOWNLOADABLE_MIRRORS,
   type DownloadableMirror,
   EDGAR_SUBMISSIONS_URL,
 } from './mirrors/mirror-registers.js';
+import type { MirrorDownloadConfig } from './mirrors/register-download.js';
 import {
   baseUrlVariable,
   LIVE_SOURCE_DEFAULT_BASE_URLS,
@@ -14,6 +19,7 @@ import {
   LIVE_SOURCE_TITLES,
   type LiveSourceName,
 } from './sources/live-source-names.js';
+import type { LiveSourcesConfig } from './sources/live-sources.js';
 import {
   CREDENTIAL_VARIABLES,
   type Credentials,
@@ -30,23 +36,6 @@ export const DEFAULT_MONITOR_LEASE_MS = 60_000;
 
 /** How long a mirror listed in MIRROR_REFRESH serves one version before it is downloaded again. */
 export const DEFAULT_MIRROR_REFRESH_INTERVAL_HOURS = 24;
-
-/**
- * Per-connection PostgreSQL timeouts (docs/monitoring.md). A process that stops mid-transaction
- * (a paused VM, a network cut) holds its locks until PostgreSQL ends the transaction; these bound
- * that, below the monitor lease, so other workers wait seconds rather than until it resumes.
- */
-export interface PostgresTimeouts {
-  statementTimeoutMs: number;
-  lockTimeoutMs: number;
-  idleInTransactionTimeoutMs: number;
-}
-
-export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
-  statementTimeoutMs: 30_000,
-  lockTimeoutMs: 5_000,
-  idleInTransactionTimeoutMs: 10_000,
-};
 
 /**
  * Every environment variable the service reads, with its default and meaning as the README's
@@ -264,10 +253,6 @@ const LOG_LEVELS: readonly LogLevel[] = [
   'silent',
 ];
 
-export type DatabaseConfig =
-  | { dialect: 'sqlite'; url: string; path: string; synchronous?: SqliteSynchronous }
-  | { dialect: 'postgres'; url: string; timeouts?: PostgresTimeouts };
-
 export interface Config {
   port: number;
   host: string;
@@ -306,23 +291,6 @@ export interface MirrorsConfig {
   /** How old the serving version may get before the worker downloads the file again. */
   refreshIntervalMs: number;
   download: MirrorDownloadConfig;
-}
-
-/** What a download of a mirror's file needs (`mirror refresh NAME --download`, the worker). */
-export interface MirrorDownloadConfig {
-  /** Where the file is written while it is downloaded and imported. */
-  directory: string;
-  /** The User-Agent the SEC asks for (who and a contact e-mail); null when not configured. */
-  secUserAgent: string | null;
-  urls: Record<DownloadableMirror, string>;
-}
-
-export interface LiveSourcesConfig {
-  /** Enabled registers, in the order they are tried. */
-  enabled: LiveSourceName[];
-  /** The registers' credentials that are set (a register without all of its own is off). */
-  credentials: Credentials;
-  baseUrls: Record<LiveSourceName, string>;
 }
 
 export interface HttpLimits {

@@ -8,7 +8,11 @@ import { sandboxSource } from './sources/sandbox/sandbox-source.js';
 
 export type Sources = Record<EnvironmentName, RegistrySource>;
 
-/** Registry sources per environment: sandbox fixtures, and no live source yet. */
+/**
+ * The registry sources when none are given (tests, embedding): the sandbox fixtures, and no live
+ * register. `serve` and `firmwatch worker` pass the live registers LIVE_SOURCES configures
+ * (src/sources/live-sources.ts).
+ */
 export function defaultSources(): Sources {
   return { sandbox: sandboxSource(), live: noRegistrySource };
 }

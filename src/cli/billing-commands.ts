@@ -1,6 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { AccountsError } from '../modules/accounts/accounts.service.js';
-import { findWorkspaceById } from '../modules/accounts/workspaces.store.js';
+import { requireWorkspace } from '../modules/accounts/accounts.service.js';
 import {
   creditBalance,
   grantCredits,
@@ -19,11 +18,6 @@ function creditUnits(value: string): number {
 
 /** `firmwatch access ...` and `firmwatch credits ...`: paid access and the credit ledger. */
 export function addBillingCommands(program: Command, run: RunCommand): void {
-  const workspaceMustExist = async (db: Parameters<typeof findWorkspaceById>[0], id: string) => {
-    if (!(await findWorkspaceById(db, id)))
-      throw new AccountsError('workspace_not_found', `no workspace ${id}`);
-  };
-
   program
     .command('access')
     .description(
@@ -45,7 +39,7 @@ export function addBillingCommands(program: Command, run: RunCommand): void {
         const output = { json: options.json === true };
         await run(output, async () => {
           const result = await withDatabase(options, async (database, deps) => {
-            await workspaceMustExist(database.db, options.workspace);
+            await requireWorkspace(database.db, options.workspace);
             return setWorkspacePaidAccess(
               database.db,
               deps,
@@ -80,7 +74,7 @@ export function addBillingCommands(program: Command, run: RunCommand): void {
         const output = { json: options.json === true };
         await run(output, async () => {
           const result = await withDatabase(options, async (database, deps) => {
-            await workspaceMustExist(database.db, options.workspace);
+            await requireWorkspace(database.db, options.workspace);
             return grantCredits(database.db, deps, options.workspace, options.units, options.note);
           });
           printResult(
@@ -102,7 +96,7 @@ export function addBillingCommands(program: Command, run: RunCommand): void {
       const output = { json: options.json === true };
       await run(output, async () => {
         const result = await withDatabase(options, async (database) => {
-          await workspaceMustExist(database.db, options.workspace);
+          await requireWorkspace(database.db, options.workspace);
           return creditBalance(database.db, options.workspace);
         });
         printResult(

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { Option } from 'commander';
-import { type DatabaseConfig, describeDatabase, loadConfig } from '../config.js';
+import { describeDatabase, loadConfig } from '../config.js';
 import { createDatabase, type DatabaseHandle } from '../db/database.js';
+import type { DatabaseConfig } from '../db/database-config.js';
 import { appliedMigrationCount, migrateToLatest } from '../db/migrate.js';
 import { systemClock } from '../lib/clock.js';
 import { createIdGenerator } from '../lib/ids.js';

@@ -1,7 +1,6 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { listMirrorVersions } from '../mirrors/mirror.store.js';
 import {
   DOWNLOAD_FAILED,
   downloadRequest,
@@ -10,6 +9,7 @@ import {
 import { MIRROR_NAMES } from '../mirrors/mirror-formats.js';
 import { importMirror } from '../mirrors/mirror-import.js';
 import { DOWNLOADABLE_MIRRORS } from '../mirrors/mirror-registers.js';
+import { mirrorStatus } from '../mirrors/mirror-status.js';
 import { createOption, withDatabase } from './database-command.js';
 import { CliError, jsonOption, printResult, type RunCommand } from './output.js';
 
@@ -41,11 +41,7 @@ export function addMirrorCommands(program: Command, run: RunCommand): void {
     .action(async (options: { json?: boolean; create?: boolean }) => {
       const output = { json: options.json === true };
       await run(output, async () => {
-        const versions = await withDatabase(options, (database) => listMirrorVersions(database.db));
-        const rows = versions.map((version) => ({
-          ...version,
-          skipped_examples: JSON.parse(version.skipped_examples) as string[],
-        }));
+        const rows = await withDatabase(options, (database) => mirrorStatus(database.db));
         const lines = MIRROR_NAMES.map((name) => {
           const mine = rows.filter((row) => row.mirror_name === name);
           if (mine.length === 0) return `${name}: no data yet (never imported)`;

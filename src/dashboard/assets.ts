@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { type Asset, asset } from './asset.js';
 import { FAVICON_SVG, ICON_CACHE_CONTROL } from './favicon.js';
 import { PLAYGROUND_ASSETS } from './pages/playground-assets.js';
 
@@ -71,20 +71,6 @@ document.addEventListener('click', function (event) {
   });
 });
 `;
-
-export interface Asset {
-  body: string;
-  type: string;
-  /** A strong validator: the content's hash. */
-  etag: string;
-  /** Absent: `no-cache` (revalidated each time, so a new release shows at once). */
-  cacheControl?: string;
-}
-
-function asset(body: string, type: string, cacheControl?: string): Asset {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  return { body, type, etag, ...(cacheControl ? { cacheControl } : {}) };
-}
 
 export const ASSETS: Record<string, Asset> = {
   'dashboard.css': asset(CSS, 'text/css; charset=utf-8'),

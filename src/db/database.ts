@@ -3,7 +3,11 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { type DatabaseConfig, DEFAULT_POSTGRES_TIMEOUTS } from '../config.js';
+import {
+  type DatabaseConfig,
+  DEFAULT_POSTGRES_TIMEOUTS,
+  type SqliteSynchronous,
+} from './database-config.js';
 import { groupCommit, type Transact, transactionPerWork } from './group-commit.js';
 import { sqliteConnections } from './prepared.js';
 import type { Database } from './schema.js';
@@ -37,13 +41,6 @@ export interface DatabaseOptions {
    */
   onConnectionError?(error: Error): void;
 }
-
-/**
- * `full` syncs the WAL on every commit, so a commit survives an operating-system crash or power
- * loss; `normal` survives a crash of the process only (SQLITE_SYNCHRONOUS, default `normal`: `full`
- * cost 16 to 18 % of check throughput in `npm run bench`).
- */
-export type SqliteSynchronous = 'full' | 'normal';
 
 // int8 (COUNT, SUM, bigint columns) arrives as a string from pg by default; the values this service
 // stores stay far below 2^53, and a number keeps the stores identical on both dialects.

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { containsApiKey } from '../lib/redact.js';
 import { environmentOfKey } from '../modules/accounts/api-key-secret.js';
-import type { KeyVerifier, Principal } from '../modules/accounts/key-verifier.js';
+import type { KeyVerifier, Principal } from '../modules/accounts/principal.js';
 import type { Scope } from '../modules/accounts/scopes.js';
-import { isAccessToken } from '../modules/oauth/access-token-verifier.js';
+import { isAccessToken } from '../modules/oauth/token-prefixes.js';
 import { HttpProblem } from './problems.js';
 import { headerLines } from './protocol-errors.js';
 import { isPromise, type RequestHooks } from './request-hooks.js';

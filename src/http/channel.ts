@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { UsageSource } from '../db/schema.js';
-import type { Principal } from '../modules/accounts/key-verifier.js';
+import type { Principal } from '../modules/accounts/principal.js';
 import type { RequestHooks } from './request-hooks.js';
 
 declare module 'fastify' {

@@ -6,7 +6,7 @@ import type { Transact } from '../db/group-commit.js';
 import type { Database, IdempotencyRecordRow } from '../db/schema.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
-import type { Principal } from '../modules/accounts/key-verifier.js';
+import type { Principal } from '../modules/accounts/principal.js';
 import {
   type ClaimRequest,
   claimIdempotencyKey,

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Dispatcher } from 'undici';
-import type { MirrorDownloadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdGenerator } from '../lib/ids.js';
@@ -11,6 +10,7 @@ import {
 } from '../mirrors/mirror-download.js';
 import { MirrorError } from '../mirrors/mirror-import.js';
 import type { DownloadableMirror } from '../mirrors/mirror-registers.js';
+import type { MirrorDownloadConfig } from '../mirrors/register-download.js';
 import { type JobLoop, jobLoop } from './job-loop.js';
 
 /** A refresh that failed is not tried again sooner than this (nor sooner than the interval). */

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/database.js';
 import { gaveWayToAnotherTransaction } from '../db/dialect.js';
+import { claimDue, LeaseLostError } from '../db/leases.js';
 import type { MonitorRow } from '../db/schema.js';
 import { HttpProblem } from '../http/problems.js';
 import { toTimestamp } from '../lib/clock.js';
@@ -20,7 +21,6 @@ import {
 } from '../modules/monitors/monitors.store.js';
 import { unpaidReason } from '../modules/monitors/recheck-payment.js';
 import { inLanes, jobLoop } from './job-loop.js';
-import { claimDue, LeaseLostError } from './leases.js';
 
 export interface SchedulerOptions {
   /** This worker's name on the leases it holds (unique per process). */

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/database.js';
+import { claimDue, LeaseLostError } from '../db/leases.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
 import { recordAttempt } from '../modules/webhooks/deliveries.service.js';
@@ -22,7 +23,6 @@ import {
 } from '../modules/webhooks/signature.js';
 import { fedLanes, fedLeaseRounds } from './fed-lanes.js';
 import { inLanes, type JobLoop } from './job-loop.js';
-import { claimDue, LeaseLostError } from './leases.js';
 
 export const WEBHOOK_USER_AGENT = `firmwatch-webhooks/${PACKAGE_VERSION}`;
 

@@ -1,6 +1,9 @@
-import type { MirrorDownloadConfig } from '../config.js';
-import type { RefusalReading, RegisterDownload } from './mirror-download.js';
 import { MirrorError } from './mirror-import.js';
+import type {
+  MirrorDownloadConfig,
+  RefusalReading,
+  RegisterDownload,
+} from './register-download.js';
 
 /**
  * How long the SEC limits an address that went over its rate: "Your access to SEC.gov will be

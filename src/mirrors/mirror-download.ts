@@ -6,9 +6,8 @@ import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
-import type { MirrorDownloadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
-import { LeaseLostError } from '../jobs/leases.js';
+import { LeaseLostError } from '../db/leases.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { IdGenerator } from '../lib/ids.js';
 import { EDGAR_DOWNLOAD } from './edgar-download.js';
@@ -31,31 +30,7 @@ import {
   type DownloadableMirror,
   isDownloadableMirror,
 } from './mirror-registers.js';
-
-/** What a register's refusal (an answer that is not 200) says, read by the register's own rules. */
-export interface RefusalReading {
-  /** Whether waiting can mend it (a rate limit), or only a person can (a refused User-Agent). */
-  retryable: boolean;
-  detail: string;
-  /** How long the register asks us to wait before trying again. */
-  waitMs?: number;
-}
-
-/** How a mirror's file is requested from its register. */
-export interface RegisterDownload {
-  /** The register, as a failure names it: "the SEC answered 503". */
-  register: string;
-  /** The file's name, ending the temporary file's. */
-  fileName: string;
-  url(settings: MirrorDownloadConfig): string;
-  /** The headers the register asks for; throws `mirror_download_unconfigured` when a setting is missing. */
-  headers(settings: MirrorDownloadConfig): Record<string, string>;
-  readRefusal(
-    status: number,
-    body: string,
-    retryAfterMs: number | undefined,
-  ): RefusalReading | undefined;
-}
+import type { MirrorDownloadConfig, RegisterDownload } from './register-download.js';
 
 const REGISTER_DOWNLOADS: Record<DownloadableMirror, RegisterDownload> = {
   edgar: EDGAR_DOWNLOAD,

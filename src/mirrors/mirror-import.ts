@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { DatabaseHandle } from '../db/database.js';
-import { LeaseLostError } from '../jobs/leases.js';
+import { LeaseLostError } from '../db/leases.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
 import type { IdGenerator } from '../lib/ids.js';
 import {

@@ -1,4 +1,3 @@
-import type { LiveSourcesConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import type { BucketPolicy, TokenBucketStore } from '../lib/token-bucket.js';
@@ -39,6 +38,15 @@ import {
 } from './upstream/upstream-client.js';
 
 const HOUR = 60 * 60 * 1000;
+
+/** The live registers' settings; config.ts reads them from the environment and composes them. */
+export interface LiveSourcesConfig {
+  /** Enabled registers, in the order they are tried. */
+  enabled: LiveSourceName[];
+  /** The registers' credentials that are set (a register without all of its own is off). */
+  credentials: Credentials;
+  baseUrls: Record<LiveSourceName, string>;
+}
 
 interface LiveSourceDefinition {
   /** The adapter, given the credentials configured (it reads those it lists in `credentials`). */

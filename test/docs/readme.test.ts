@@ -38,21 +38,22 @@ describe('README.md', () => {
     }
   });
 
-  it.each(['README.md', 'docs/decisions.md', 'docs/formats.md', 'docs/sandbox.md'])(
-    '%s links only to files inside the repository, and they exist',
-    (path) => {
-      const text = read(path);
-      const links = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string);
-      for (const link of links.filter((l) => !/^(https?:|#|mailto:)/.test(l))) {
-        const target = join(ROOT, dirname(path), link.split('#')[0] as string);
-        expect(target.startsWith(ROOT), `${link} leaves the repository`).toBe(true);
-        expect(existsSync(target), `${link} does not exist`).toBe(true);
-      }
-      expect(text).not.toMatch(/\.\.\/shared\//);
-      // The bare command is not on a clone's PATH: commands are shown as `npx firmwatch ...`.
-      expect(text).not.toMatch(
-        /(?<!npx )\bfirmwatch (serve|migrate|workspace|key|access|credits)\b/,
-      );
-    },
-  );
+  it.each([
+    'README.md',
+    'ARCHITECTURE.md',
+    'docs/decisions.md',
+    'docs/formats.md',
+    'docs/sandbox.md',
+  ])('%s links only to files inside the repository, and they exist', (path) => {
+    const text = read(path);
+    const links = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string);
+    for (const link of links.filter((l) => !/^(https?:|#|mailto:)/.test(l))) {
+      const target = join(ROOT, dirname(path), link.split('#')[0] as string);
+      expect(target.startsWith(ROOT), `${link} leaves the repository`).toBe(true);
+      expect(existsSync(target), `${link} does not exist`).toBe(true);
+    }
+    expect(text).not.toMatch(/\.\.\/shared\//);
+    // The bare command is not on a clone's PATH: commands are shown as `npx firmwatch ...`.
+    expect(text).not.toMatch(/(?<!npx )\bfirmwatch (serve|migrate|workspace|key|access|credits)\b/);
+  });
 });

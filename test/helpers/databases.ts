@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { type PostgresTimeouts, parseDatabaseUrl } from '../../src/config.js';
+import { parseDatabaseUrl } from '../../src/config.js';
 import { createDatabase, type DatabaseHandle, type Dialect } from '../../src/db/database.js';
+import type { PostgresTimeouts } from '../../src/db/database-config.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
 /** Every data-layer test runs once per dialect: SQLite always, PostgreSQL when configured. */

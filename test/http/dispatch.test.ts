@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../src/http/dispatch.js';
-import type { Principal } from '../../src/modules/accounts/key-verifier.js';
+import type { Principal } from '../../src/modules/accounts/principal.js';
 import { ALL_SCOPES } from '../../src/modules/accounts/scopes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type MirrorDownloadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { createMirrorRefresher } from '../../src/jobs/mirror-refresher.js';
 import { type Clock, fixedClock } from '../../src/lib/clock.js';
@@ -15,6 +15,7 @@ import {
 } from '../../src/mirrors/mirror.store.js';
 import { refreshMirrorFromRegister } from '../../src/mirrors/mirror-download.js';
 import { importMirror } from '../../src/mirrors/mirror-import.js';
+import type { MirrorDownloadConfig } from '../../src/mirrors/register-download.js';
 import { runCli } from '../helpers/cli.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { type FakeSec, startFakeSec } from './fake-sec.js';

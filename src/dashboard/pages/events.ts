@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpProblem } from '../../http/problems.js';
 import { monitorNames } from '../../modules/monitors/monitor-names.js';
-import { deliveryLog } from '../../modules/webhooks/deliveries.service.js';
-import { listDeliveriesOfEvent } from '../../modules/webhooks/deliveries.store.js';
+import { deliveredEnvelope, deliveryLog } from '../../modules/webhooks/deliveries.service.js';
 import { redeliverEvent } from '../../modules/webhooks/redelivery.service.js';
 import { callApi } from './api.js';
 import type { List, MonitorEvent } from './api-types.js';
@@ -89,8 +88,7 @@ export const registerEventPages: RegisterPages = (app, ctx) => {
     const page = scope.page('Monitoring event');
     if (!got.ok) return problemPage(ctx, reply, page, got.problem);
     const deliveries = await deliveryLog(ctx.db, got.body.id);
-    // Every delivery of an event carries the same stored bytes (a redelivery copies them).
-    const stored = await listDeliveriesOfEvent(ctx.db, got.body.id);
+    const body = await deliveredEnvelope(ctx.db, got.body.id);
     const notice =
       messages.query &&
       doneMessage(messages.query, (id) => deliveries.find((d) => d.id === id)?.url);
@@ -98,7 +96,7 @@ export const registerEventPages: RegisterPages = (app, ctx) => {
       reply,
       eventPage(
         page,
-        { event: got.body, deliveries, body: stored[0]?.body },
+        { event: got.body, deliveries, body },
         { notice, error: messages.error?.detail },
       ),
       messages.error?.status ?? 200,

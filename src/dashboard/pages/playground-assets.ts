@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Asset } from '../assets.js';
+import { type Asset, asset } from '../asset.js';
 
 /**
  * Assets of the usage, checks and companies pages, served by the dashboard's asset route. uPlot
@@ -68,11 +67,6 @@ const CHART_JS = `
   else start();
 })();
 `;
-
-function asset(body: string, type: string): Asset {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  return { body, type, etag };
-}
 
 const JS = 'text/javascript; charset=utf-8';
 const STYLE = 'text/css; charset=utf-8';

@@ -35,7 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addColumn('archived_at', 'text')
-    // Lease of the worker rechecking it (src/jobs/leases.ts).
+    // Lease of the worker rechecking it (src/db/leases.ts).
     .addColumn('lease_owner', 'text')
     .addColumn('lease_expires_at', 'text')
     .execute();

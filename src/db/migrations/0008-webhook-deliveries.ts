@@ -20,7 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_error_code', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('completed_at', 'text')
-    // Lease of the worker attempting it (src/jobs/leases.ts).
+    // Lease of the worker attempting it (src/db/leases.ts).
     .addColumn('lease_owner', 'text')
     .addColumn('lease_expires_at', 'text')
     .execute();

@@ -103,14 +103,19 @@ export async function listWorkspaces(db: Kysely<Database>): Promise<WorkspaceSum
   }));
 }
 
+/** Throws `workspace_not_found` unless the workspace exists (the operator commands name it by id). */
+export async function requireWorkspace(db: Kysely<Database>, workspaceId: string): Promise<void> {
+  if (!(await findWorkspaceById(db, workspaceId))) {
+    throw new AccountsError('workspace_not_found', `no workspace ${workspaceId}`);
+  }
+}
+
 export async function createApiKey(
   db: Kysely<Database>,
   deps: AccountsDeps,
   input: { workspaceId: string; environment: EnvironmentName; scopes?: string[]; name?: string },
 ): Promise<CreatedApiKey> {
-  if (!(await findWorkspaceById(db, input.workspaceId))) {
-    throw new AccountsError('workspace_not_found', `no workspace ${input.workspaceId}`);
-  }
+  await requireWorkspace(db, input.workspaceId);
   const unknown = (input.scopes ?? []).filter((s) => !isScope(s));
   if (unknown.length > 0) {
     throw new AccountsError(
@@ -142,9 +147,7 @@ export async function listApiKeys(
   db: Kysely<Database>,
   workspaceId: string,
 ): Promise<ApiKeySummary[]> {
-  if (!(await findWorkspaceById(db, workspaceId))) {
-    throw new AccountsError('workspace_not_found', `no workspace ${workspaceId}`);
-  }
+  await requireWorkspace(db, workspaceId);
   return (await listApiKeysOfWorkspace(db, workspaceId)).map(toSummary);
 }
 

@@ -1,27 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Database, EnvironmentName } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import { type Clock, systemClock, toTimestamp } from '../../lib/clock.js';
 import { parseScopes } from './accounts.service.js';
 import { hashApiKey } from './api-key-secret.js';
 import { findApiKeyByHash, touchApiKey } from './api-keys.store.js';
-import type { Scope } from './scopes.js';
-
-/** Who is calling: resolved from a verified key, used to scope everything a request touches. */
-export interface Principal {
-  workspaceId: string;
-  environment: EnvironmentName;
-  keyId: string;
-  scopes: readonly Scope[];
-}
-
-export interface KeyVerifier {
-  /**
-   * The principal of an active key, or undefined for an unknown or revoked one: at once when the
-   * answer is cached (most requests), with a promise when the database must be asked. `at` is
-   * when the request arrived (the verifier's clock when not given).
-   */
-  verify(key: string, at?: Date): Principal | undefined | Promise<Principal | undefined>;
-}
+import type { KeyVerifier, Principal } from './principal.js';
 
 export interface KeyVerifierOptions {
   /**

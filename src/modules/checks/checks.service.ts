@@ -8,7 +8,7 @@ import { toTimestamp } from '../../lib/clock.js';
 import { isIdOf } from '../../lib/ids.js';
 import type { CompanyRecord, LookupResult, RegistrySource } from '../../sources/registry-source.js';
 import { foldText } from '../../sources/source-text.js';
-import type { Principal } from '../accounts/key-verifier.js';
+import type { Principal } from '../accounts/principal.js';
 import type { Company } from '../companies/companies.schemas.js';
 import {
   type CompaniesDeps,

@@ -4,7 +4,7 @@ import { HttpProblem } from '../../http/problems.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { type IdGenerator, isIdOf } from '../../lib/ids.js';
 import type { CompanyRecord, RegistrySource, SourceInfo } from '../../sources/registry-source.js';
-import type { Principal } from '../accounts/key-verifier.js';
+import type { Principal } from '../accounts/principal.js';
 import { startUsage } from '../usage/usage.service.js';
 import type { Company, CompanySearchRequest } from './companies.schemas.js';
 import {

@@ -1,5 +1,5 @@
 import type { KeyStatus } from '../../http/auth.js';
-import type { Principal } from '../accounts/key-verifier.js';
+import type { Principal } from '../accounts/principal.js';
 import { API_NAME, type Discovery } from './discovery.schemas.js';
 
 export interface PublicUrls {

@@ -5,7 +5,7 @@ import { HttpProblem } from '../../http/problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { toTimestamp } from '../../lib/clock.js';
 import { type IdGenerator, isIdOf } from '../../lib/ids.js';
-import type { Principal } from '../accounts/key-verifier.js';
+import type { Principal } from '../accounts/principal.js';
 import { scopeOf } from '../companies/companies.service.js';
 import { enqueueDelivery } from '../webhooks/deliveries.service.js';
 import type {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { Principal } from '../accounts/key-verifier.js';
+import type { Principal } from '../accounts/principal.js';
 import { listMonitorNameRows } from './monitors.store.js';
 
 /** What a monitor's name is read from: the API's Monitor, or its row's columns. */

@@ -5,7 +5,7 @@ import type { Page, PageRequest, Paginator } from '../../http/pagination.js';
 import { HttpProblem } from '../../http/problems.js';
 import { toTimestamp } from '../../lib/clock.js';
 import { isIdOf } from '../../lib/ids.js';
-import type { Principal } from '../accounts/key-verifier.js';
+import type { Principal } from '../accounts/principal.js';
 import type { Check, CheckCreateRequest } from '../checks/checks.schemas.js';
 import {
   type CheckChannel,

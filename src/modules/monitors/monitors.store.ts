@@ -1,8 +1,8 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
 import { after, type KeysetPosition } from '../../db/keyset.js';
+import { holdsLease, type LeasedTable } from '../../db/leases.js';
 import type { Database, MonitorEventsTable, MonitorRow, MonitorsTable } from '../../db/schema.js';
-import { holdsLease, type LeasedTable } from '../../jobs/leases.js';
 import type { Scope } from '../companies/companies.store.js';
 
 /** Monitors the scheduler rechecks: not archived, not paused (the `monitors_due` index). */

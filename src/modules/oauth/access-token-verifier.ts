@@ -1,14 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import type { KeyVerifier, Principal } from '../accounts/key-verifier.js';
+import type { KeyVerifier, Principal } from '../accounts/principal.js';
 import { secretHash } from './oauth.service.js';
-import { ACCESS_TOKEN_PREFIX, verifyAccessToken } from './oauth-tokens.service.js';
-
-/** Whether a bearer token is an OAuth access token (rather than an API key). */
-export function isAccessToken(token: string): boolean {
-  return token.startsWith(ACCESS_TOKEN_PREFIX);
-}
+import { verifyAccessToken } from './oauth-tokens.service.js';
 
 /**
  * Verifies OAuth access tokens with the same short per-process cache as API keys (and the same

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database, OAuthGrantRow } from '../../db/schema.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { parseScopes } from '../accounts/accounts.service.js';
-import type { Principal } from '../accounts/key-verifier.js';
+import type { Principal } from '../accounts/principal.js';
 import { newSecret, type OAuthDeps, sameResource, secretHash } from './oauth.service.js';
 import {
   findAuthorizationCode,
@@ -19,13 +19,12 @@ import {
   touchGrant,
 } from './oauth.store.js';
 import { OAuthError } from './oauth-errors.js';
+import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from './token-prefixes.js';
 
 /** Access tokens live an hour: short enough that a leaked one soon stops working on its own. */
 export const ACCESS_TOKEN_TTL_MS = 60 * 60 * 1000;
 /** A refresh token lives 30 days, and every use replaces it with a new one (rotation). */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-export const ACCESS_TOKEN_PREFIX = 'fwat_';
-export const REFRESH_TOKEN_PREFIX = 'fwrt_';
 // last_used_at is written at most once a minute per grant, as sessions do.
 const TOUCH_EVERY_MS = 60 * 1000;
 

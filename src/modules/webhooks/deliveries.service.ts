@@ -203,3 +203,16 @@ export async function deliveryLog(
     ),
   }));
 }
+
+/**
+ * The envelope an event's deliveries carry, as it was signed and sent, or undefined when the event
+ * was recorded without a webhook URL. Every delivery of an event carries the same stored bytes (a
+ * redelivery copies them), so the first one's are the event's.
+ */
+export async function deliveredEnvelope(
+  db: Kysely<Database>,
+  eventId: string,
+): Promise<string | undefined> {
+  const [first] = await listDeliveriesOfEvent(db, eventId);
+  return first?.body;
+}

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
+import type { LeasedTable } from '../../db/leases.js';
 import { prepared } from '../../db/prepared.js';
 import type {
   Database,
@@ -9,7 +10,6 @@ import type {
   WebhookDeliveryAttemptsTable,
   WebhookDeliveryRow,
 } from '../../db/schema.js';
-import type { LeasedTable } from '../../jobs/leases.js';
 
 /** Deliveries with an attempt due (the `webhook_deliveries_due` index). */
 export const DUE_DELIVERIES: LeasedTable = {
@@ -71,7 +71,7 @@ const completeAttempt = prepared(
         lease_expires_at: null,
       })
       .where('id', '=', p.id)
-      // holdsLease (src/jobs/leases.ts), spelled out for the prepared statement.
+      // holdsLease (src/db/leases.ts), spelled out for the prepared statement.
       .where('lease_owner', '=', p.owner)
       .where('lease_expires_at', '>', p.now),
 );

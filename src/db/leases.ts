@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { isPostgres } from '../db/dialect.js';
-import type { Database } from '../db/schema.js';
+import { isPostgres } from './dialect.js';
+import type { Database } from './schema.js';
 
 /**
  * Claim-with-lease, the one pattern of every background job (monitor rechecks; webhook deliveries
