@@ -34,7 +34,7 @@ const UNIT = readFileSync(
 );
 
 /** A fake Brønnøysund register on 127.0.0.1 that counts what it is asked. */
-async function startFakeBrreg() {
+export async function startFakeBrreg() {
   const paths: string[] = [];
   const server = createServer((request, response) => {
     paths.push(request.url ?? '');
@@ -55,7 +55,7 @@ async function startFakeBrreg() {
 
 type Environment = 'live' | 'sandbox';
 
-const REQUESTS = {
+export const REQUESTS = {
   live: { identifier_type: 'registration_number', identifier: '995525828', country_code: 'NO' },
   sandbox: { identifier_type: 'vat_number', identifier: 'GB 999 0000 05', country_code: 'GB' },
 } as const;

@@ -8,6 +8,7 @@
  */
 import { authOverhead } from './auth-overhead.js';
 import { formatChecks } from './format-checks.js';
+import { liveBalanceChecksPostgres } from './live-balance-checks.js';
 import { liveCachedChecks } from './live-cached-checks.js';
 import { mcpToolCalls } from './mcp-tool-calls.js';
 import { mirrorImport } from './mirror-import.js';
@@ -47,6 +48,10 @@ const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
   {
     name: 'live POST /checks answered from the shared record cache vs sandbox POST /checks per second (SQLite, 50 connections, median of 5 x 2 s)',
     run: liveCachedChecks,
+  },
+  {
+    name: 'live POST /checks debiting a balance vs sandbox POST /checks on PostgreSQL, and an overdraft race (50 connections, median of 3 x 2 s)',
+    run: liveBalanceChecksPostgres,
   },
   {
     name: 'webhook deliveries per second: worker vs bare undici loop (HTTPS keep-alive, loopback)',
