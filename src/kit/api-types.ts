@@ -2377,6 +2377,19 @@ export interface operations {
       query?: {
         /** @description Only the events of this monitor (archived monitors included). */
         monitor_id?: string;
+        /** @description Only events of these types: repeat the parameter for several (`type=vat.monitor.paused&type=vat.monitor.resumed`). */
+        type?: (
+          | 'vat.monitor.change_detected'
+          | 'vat.monitor.source_degraded'
+          | 'vat.monitor.source_restored'
+          | 'vat.monitor.needs_credits'
+          | 'vat.monitor.paused'
+          | 'vat.monitor.resumed'
+        )[];
+        /** @description Only events created after this instant (exclusive), RFC 3339. */
+        created_after?: string;
+        /** @description Only events created before this instant (exclusive), RFC 3339. */
+        created_before?: string;
         /** @description Items per page, 1 to 100. */
         limit?: number;
         /** @description Opaque: `pagination.next_cursor` of the previous page. */

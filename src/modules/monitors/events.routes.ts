@@ -5,8 +5,8 @@ import { ListSchema, type PageRequest, PaginationQueryProperties } from '../../h
 import { problemResponses } from '../../http/responses.js';
 import { FORMAT_DESCRIPTION } from '../../http/validation.js';
 import { ID_CHARS } from '../../lib/ids.js';
-import { getMonitorEvent, listMonitorEvents } from './events.service.js';
-import { EventParams } from './monitors.schemas.js';
+import { type EventFilters, getMonitorEvent, listMonitorEvents } from './events.service.js';
+import { EVENT_TYPES, EventParams } from './monitors.schemas.js';
 
 const EventListQuery = Type.Object(
   {
@@ -15,6 +15,27 @@ const EventListQuery = Type.Object(
         pattern: `^mon_${ID_CHARS}$`,
         [FORMAT_DESCRIPTION]: '`mon_` and 16 to 80 letters, digits, `_` or `-`',
         description: 'Only the events of this monitor (archived monitors included).',
+      }),
+    ),
+    type: Type.Optional(
+      Type.Array(Type.Enum([...EVENT_TYPES]), {
+        minItems: 1,
+        maxItems: EVENT_TYPES.length,
+        uniqueItems: true,
+        description:
+          'Only events of these types: repeat the parameter for several (`type=vat.monitor.paused&type=vat.monitor.resumed`).',
+      }),
+    ),
+    created_after: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only events created after this instant (exclusive), RFC 3339.',
+      }),
+    ),
+    created_before: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only events created before this instant (exclusive), RFC 3339.',
       }),
     ),
     ...PaginationQueryProperties,
@@ -45,7 +66,7 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
         db,
         paginator,
         requirePrincipal(request),
-        request.query as PageRequest & { monitor_id?: string },
+        request.query as PageRequest & EventFilters,
       );
       return { object: 'list', data: page.rows, pagination: page.pagination };
     },

@@ -15,7 +15,12 @@ import type {
   MonitorEvent,
   MonitorSnapshot,
 } from './monitors.schemas.js';
-import { findMonitorEvent, insertMonitorEvent, listMonitorEventRows } from './monitors.store.js';
+import {
+  type EventRowFilters,
+  findMonitorEvent,
+  insertMonitorEvent,
+  listMonitorEventRows,
+} from './monitors.store.js';
 
 export interface NewEvent {
   type: EventType;
@@ -93,18 +98,44 @@ export async function getMonitorEvent(
   return toMonitorEvent(row);
 }
 
+/** The filters of `GET /monitoring-events` (instants as RFC 3339 text, as validated). */
+export interface EventFilters {
+  monitor_id?: string;
+  type?: EventType[];
+  created_after?: string;
+  created_before?: string;
+}
+
+/** An RFC 3339 instant as stored timestamps are written (UTC, milliseconds), to compare as text. */
+function storedInstant(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : toTimestamp(new Date(value));
+}
+
 /** Newest first; events of archived monitors stay listed (their evidence is kept). */
 export async function listMonitorEvents(
   db: Kysely<Database>,
   paginator: Paginator,
   principal: Principal,
-  request: PageRequest & { monitor_id?: string },
+  request: PageRequest & EventFilters,
 ): Promise<Page<MonitorEvent>> {
+  const filters: EventRowFilters = {
+    monitorId: request.monitor_id,
+    types: request.type === undefined ? undefined : [...request.type].sort(),
+    createdAfter: storedInstant(request.created_after),
+    createdBefore: storedInstant(request.created_before),
+  };
   const page = await paginator.page(
-    ['monitoring-events', principal.workspaceId, principal.environment, request.monitor_id ?? ''],
+    [
+      'monitoring-events',
+      principal.workspaceId,
+      principal.environment,
+      filters.monitorId ?? '',
+      filters.types?.join(',') ?? '',
+      filters.createdAfter ?? '',
+      filters.createdBefore ?? '',
+    ],
     request,
-    (position, take) =>
-      listMonitorEventRows(db, scopeOf(principal), request.monitor_id, position, take),
+    (position, take) => listMonitorEventRows(db, scopeOf(principal), filters, position, take),
     (row) => ({ sortValue: row.created_at, id: row.id }),
   );
   return { rows: page.rows.map(toMonitorEvent), pagination: page.pagination };

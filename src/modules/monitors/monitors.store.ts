@@ -218,10 +218,18 @@ export async function findMonitorEvent(
     .executeTakeFirst();
 }
 
+/** What `GET /monitoring-events` narrows by; instants as stored (UTC ISO text), exclusive. */
+export interface EventRowFilters {
+  monitorId?: string | undefined;
+  types?: readonly string[] | undefined;
+  createdAfter?: string | undefined;
+  createdBefore?: string | undefined;
+}
+
 export async function listMonitorEventRows(
   db: Kysely<Database>,
   scope: Scope,
-  monitorId: string | undefined,
+  filters: EventRowFilters,
   position: KeysetPosition | undefined,
   take: number,
 ): Promise<MonitorEventsTable[]> {
@@ -230,7 +238,12 @@ export async function listMonitorEventRows(
     .selectAll()
     .where('workspace_id', '=', scope.workspace_id)
     .where('environment', '=', scope.environment);
-  if (monitorId !== undefined) query = query.where('monitor_id', '=', monitorId);
+  if (filters.monitorId !== undefined) query = query.where('monitor_id', '=', filters.monitorId);
+  if (filters.types !== undefined) query = query.where('type', 'in', filters.types);
+  if (filters.createdAfter !== undefined)
+    query = query.where('created_at', '>', filters.createdAfter);
+  if (filters.createdBefore !== undefined)
+    query = query.where('created_at', '<', filters.createdBefore);
   return query
     .where(after(position))
     .orderBy('created_at', 'desc')
