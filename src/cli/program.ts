@@ -13,7 +13,9 @@ import { startWorker } from '../worker.js';
 import { addAccountsCommands } from './accounts-commands.js';
 import { addBillingCommands } from './billing-commands.js';
 import { addEventsCommands } from './events-commands.js';
+import { addListenCommand } from './listen-command.js';
 import { addMirrorCommands } from './mirror-commands.js';
+import { addMonitorsCommands } from './monitors-commands.js';
 import { CliError, type CommandOutput, jsonOption, printError, printResult } from './output.js';
 import { addUsersCommands } from './users-commands.js';
 
@@ -190,7 +192,9 @@ export function buildCli(json: boolean): Command {
   addAccountsCommands(program, run);
   addBillingCommands(program, run);
   addEventsCommands(program, run);
+  addListenCommand(program, run);
   addMirrorCommands(program, run);
+  addMonitorsCommands(program, run);
   addUsersCommands(program, run);
 
   return program;

@@ -52,8 +52,12 @@ export interface HeadersGetter {
 export type HeadersRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 export interface VerifyWebhookOptions {
-  /** The monitor's signing secret, `svcwhsec_...`, exactly as it was shown. */
-  secret: string;
+  /**
+   * The monitor's signing secret, `svcwhsec_...`, exactly as it was shown; or several, during a
+   * rotation (docs/webhooks.md, "Rotating the signing secret"): a request signed with any of them
+   * is accepted.
+   */
+  secret: string | readonly string[];
   headers: HeadersGetter | HeadersRecord;
   /** The request body exactly as received; a string must be the body's UTF-8 decoding. */
   rawBody: string | Buffer | Uint8Array;
@@ -226,14 +230,25 @@ function assertSecret(secret: unknown): asserts secret is string {
   }
 }
 
+function secretList(secret: unknown): string[] {
+  const secrets = Array.isArray(secret) ? secret : [secret];
+  if (secrets.length === 0) {
+    throw new TypeError(
+      'secret must be a signing secret (svcwhsec_...) or a non-empty list of them',
+    );
+  }
+  for (const each of secrets) assertSecret(each);
+  return secrets as string[];
+}
+
 /**
  * Checks that a request is a genuine firmwatch webhook sent within the tolerance, and returns its
  * event id, timestamp and parsed envelope; throws a `WebhookVerificationError` otherwise.
  */
 export function verifyWebhook(options: VerifyWebhookOptions): VerifiedWebhook {
-  const { secret, headers, rawBody } = options;
+  const { headers, rawBody } = options;
   const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  assertSecret(secret);
+  const secrets = secretList(options.secret);
   assertRawBody(rawBody);
   if (!Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
     throw new TypeError('toleranceSeconds must be a number of seconds, 0 or more');
@@ -259,15 +274,18 @@ export function verifyWebhook(options: VerifyWebhookOptions): VerifiedWebhook {
     );
   }
 
-  const expected = Buffer.from(signatureDigest(secret, timestampValue, rawBody), 'hex');
   let matched = false;
-  // Every candidate is compared, in constant time, so timing says nothing about which one matched.
-  for (const candidate of candidates) {
-    if (timingSafeEqual(candidate, expected)) matched = true;
+  // Every candidate is compared with every secret's digest, in constant time, so timing says
+  // nothing about which one matched.
+  for (const secret of secrets) {
+    const expected = Buffer.from(signatureDigest(secret, timestampValue, rawBody), 'hex');
+    for (const candidate of candidates) {
+      if (timingSafeEqual(candidate, expected)) matched = true;
+    }
   }
   if (!matched) {
     throw new WebhookSignatureError(
-      `no ${SIGNATURE_VERSION} signature in ${SIGNATURE_HEADER} matches the body, timestamp and secret`,
+      `no ${SIGNATURE_VERSION} signature in ${SIGNATURE_HEADER} matches the body, timestamp and secret${secrets.length > 1 ? 's' : ''}`,
     );
   }
 

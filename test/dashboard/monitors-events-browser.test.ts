@@ -112,7 +112,7 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       await page.getByRole('button', { name: 'Create the monitor' }).click();
       await page.waitForLoadState();
       expect(await h1(page)).toBe('Monitor created');
-      expect(await page.getByRole('note').innerText()).toContain('It will not be shown again');
+      expect(await page.getByRole('note').innerText()).toContain('Copy this secret now');
       const secret = (await page.locator('#signing-secret').innerText()).trim();
       expect(secret).toMatch(/^svcwhsec_/);
       await checkPage(page, 'monitor-created');

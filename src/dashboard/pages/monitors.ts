@@ -51,7 +51,7 @@ function doneMessage(query: PageQuery): string | undefined {
 
 const idParam = { params: { type: 'object', properties: { id: { type: 'string' } } } } as const;
 
-/** Monitors: list, create (the signing secret shown once), detail and its actions. */
+/** Monitors: list, create (with the signing secret), detail and its actions. */
 export const registerMonitorPages: RegisterPages = (app, ctx) => {
   registerMonitoringAssets(app);
   const scopeOf = (request: FastifyRequest, reply: FastifyReply, from: 'query' | 'form') =>
@@ -229,7 +229,7 @@ export const registerMonitorPages: RegisterPages = (app, ctx) => {
         }
         const next = after(form, result.body);
         if (next.to === 'secret') {
-          // Shown on this POST's own page: the secret is in this response only.
+          // Shown on this POST's own page, which has it from the API's answer.
           const { monitor, webhook_signing_secret } = result.body as MonitorUpdated;
           const page = scope.page('Webhook URL changed');
           return ctx.send(reply, webhookChangedPage(page, monitor, webhook_signing_secret ?? ''));

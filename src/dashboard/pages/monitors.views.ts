@@ -128,11 +128,11 @@ export function newMonitorPage(page: MonitorPage, form: MonitorForm, problem?: P
   );
 }
 
-/** The signing secret, on the one page that shows it. */
+/** The signing secret, on the page of the request that returned it. */
 function secretOnce(secret: string): Html {
   return html`<h2>Webhook signing secret</h2>
     <div class="warning" role="note">
-      <p><strong>Copy this secret now. It will not be shown again.</strong> Your receiver needs it to verify the <code>Service-Signature</code> header. Setting the webhook URL again gives a new secret.</p>
+      <p><strong>Copy this secret now and keep it secret.</strong> Your receiver needs it to verify the <code>Service-Signature</code> header. The API returns it again whenever a request sets the webhook URL; <code>npx firmwatch monitors rotate-secret</code> replaces it.</p>
     </div>
     <code class="key" id="signing-secret">${secret}</code>
     <button type="button" data-copy-target="signing-secret" data-copy-status="copy-status">Copy the secret</button>
@@ -228,7 +228,7 @@ export function monitorPage(
       ${formBasics(page.csrfToken, viewer, environment, messages.webhookForm.key)}
       <div>
         <label for="webhook_url">New webhook URL</label>
-        <p class="hint" id="webhook-url-hint">Setting a URL shows a new signing secret once. Leave it empty to stop deliveries.</p>
+        <p class="hint" id="webhook-url-hint">Setting a URL shows the monitor's signing secret (made with its first URL). Leave it empty to stop deliveries.</p>
         ${fieldError('webhook_url', errors.get('/webhook_url'))}
         <input type="text" id="webhook_url" name="webhook_url" maxlength="2048" inputmode="url" autocomplete="off" value="${messages.webhookForm.url}" ${describedBy('webhook_url', errors.get('/webhook_url'), 'webhook-url-hint')}>
       </div>

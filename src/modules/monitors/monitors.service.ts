@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, MonitorRow, MonitorsTable, UsageSource } from '../../db/schema.js';
 import type { Page, PageRequest, Paginator } from '../../http/pagination.js';
@@ -47,6 +46,7 @@ import {
   type MonitorUpdate,
   updateMonitor,
 } from './monitors.store.js';
+import { newSigningSecret } from './signing-secret.js';
 import { webhookUrlError } from './webhook-url.js';
 
 export interface MonitorsDeps extends ChecksDeps {
@@ -102,11 +102,6 @@ export function toMonitor(row: MonitorRow): Monitor {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
-}
-
-/** `svcwhsec_` and 32 random bytes: the HMAC key of the monitor's webhook signatures. */
-function newSigningSecret(): string {
-  return `svcwhsec_${randomBytes(32).toString('base64url')}`;
 }
 
 function assertWebhookUrl(url: string | null | undefined): void {
@@ -333,7 +328,7 @@ export async function listMonitors(
 /**
  * PATCH /monitors/{id}: pausing and resuming emit `vat.monitor.paused` / `resumed`; a new cadence
  * reschedules from the last check; the signing secret is made when the monitor first gets a
- * webhook URL and kept for its life (docs/decisions.md), and returned whenever a URL is supplied.
+ * webhook URL and kept until an operator rotates it (docs/decisions.md), and returned whenever a URL is supplied.
  */
 export async function updateMonitorSettings(
   db: Kysely<Database>,

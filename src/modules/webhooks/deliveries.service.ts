@@ -9,7 +9,6 @@ import { HttpProblem } from '../../http/problems.js';
 import { toTimestamp } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { afterWebhookFailure, afterWebhookRecovered } from '../monitors/monitor-states.js';
-import { WEBHOOK_API_VERSION, type WebhookEnvelope } from '../monitors/monitors.schemas.js';
 import { findMonitorForRecheck, updateMonitor } from '../monitors/monitors.store.js';
 import {
   completeLeasedAttempt,
@@ -22,6 +21,7 @@ import {
   recordEventAttempt,
 } from './deliveries.store.js';
 import { nextAttemptDelayMs } from './delivery-schedule.js';
+import { envelopeJson } from './envelope.js';
 import type { AttemptResult } from './sender.js';
 
 type EventFields = Pick<
@@ -29,21 +29,17 @@ type EventFields = Pick<
   'id' | 'type' | 'created_at' | 'monitor_id' | 'changes' | 'check_id' | 'snapshot'
 >;
 
-/** The webhook body of an event (contract section 6), as the exact bytes every attempt sends. */
+/** The webhook body of a stored event (its changes and snapshot are kept as JSON text). */
 export function envelopeBody(event: EventFields): string {
-  const envelope: WebhookEnvelope = {
+  return envelopeJson({
     id: event.id,
-    type: event.type as WebhookEnvelope['type'],
-    api_version: WEBHOOK_API_VERSION,
+    type: event.type,
     created_at: event.created_at,
-    data: {
-      monitor_id: event.monitor_id,
-      changes: JSON.parse(event.changes),
-      ...(event.check_id !== null ? { check_id: event.check_id } : {}),
-      ...(event.snapshot !== null ? { snapshot: JSON.parse(event.snapshot) } : {}),
-    },
-  };
-  return JSON.stringify(envelope);
+    monitor_id: event.monitor_id,
+    changes: JSON.parse(event.changes),
+    check_id: event.check_id ?? undefined,
+    snapshot: event.snapshot !== null ? JSON.parse(event.snapshot) : undefined,
+  });
 }
 
 /**
