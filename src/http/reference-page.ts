@@ -90,14 +90,37 @@ function renderSchema(schema: Schema | undefined, depth = 0): string {
   return `<table><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${rows.join('')}</tbody></table>${extra}`;
 }
 
-function renderContent(content: unknown): string {
-  if (!content || typeof content !== 'object') return '';
-  return Object.entries(content as Record<string, { schema?: Schema }>)
+/** A block a reader can select with one click and paste (the page runs no script to copy). */
+const codeBlock = (text: string, label: string): string =>
+  `<pre class="code" aria-label="${escapeHtml(label)}"><code>${escapeHtml(text)}</code></pre>`;
+
+function renderExamples(examples: unknown): string {
+  if (!examples || typeof examples !== 'object') return '';
+  return Object.entries(examples as Record<string, { summary?: string; value?: unknown }>)
     .map(
-      ([type, media]) =>
-        `<p class="media">${escapeHtml(type)}</p>${renderSchema(media.schema as Schema)}`,
+      ([name, example]) =>
+        `<p class="media">Example: ${inline(example.summary ?? name)}</p>${codeBlock(JSON.stringify(example.value, null, 2), `Example ${name}`)}`,
     )
     .join('');
+}
+
+function renderContent(content: unknown): string {
+  if (!content || typeof content !== 'object') return '';
+  return Object.entries(content as Record<string, { schema?: Schema; examples?: unknown }>)
+    .map(
+      ([type, media]) =>
+        `<p class="media">${escapeHtml(type)}</p>${renderSchema(media.schema as Schema)}${renderExamples(media.examples)}`,
+    )
+    .join('');
+}
+
+function renderCodeSamples(samples: unknown): string {
+  if (!Array.isArray(samples) || samples.length === 0) return '';
+  return `<h4>Example request</h4>${samples
+    .map((sample: { label?: string; lang?: string; source?: string }) =>
+      codeBlock(String(sample.source ?? ''), String(sample.label ?? sample.lang ?? 'code')),
+    )
+    .join('')}`;
 }
 
 function renderOperation(method: string, path: string, op: Record<string, unknown>): string {
@@ -126,6 +149,7 @@ function renderOperation(method: string, path: string, op: Record<string, unknow
 <p class="summary">${inline(op.summary ?? '')} <span class="opid">${id}</span></p>
 ${paragraphs(op.description)}
 <p class="auth">${auth}</p>
+${renderCodeSamples(op['x-codeSamples'])}
 ${paramRows ? `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${paramRows}</tbody></table>` : ''}
 ${body ? `<h4>Request body</h4>${renderContent(body.content)}` : ''}
 <h4>Responses</h4>${responses}
@@ -170,6 +194,7 @@ th{background:#f4f6f8}code{font-size:90%}
 .method{display:inline-block;min-width:4.5em;font-weight:600;font-size:12px}
 .get{color:#0a6b3d}.head{color:#5a6b7b}.options{color:#5a6b7b}.post{color:#0b5cad}.patch{color:#8a5a00}.delete{color:#b42318}
 .operation{border-top:1px solid #d6dbe1;padding-top:.5rem;margin-top:1.5rem}.opid{color:#5a6b7b;font-size:12px}
+pre.code{background:#f4f6f8;border:1px solid #d6dbe1;padding:.5rem;overflow:auto;user-select:all;font-size:13px}
 .status{font-weight:600}.s2{color:#0a6b3d}.s4{color:#8a5a00}.s5{color:#b42318}.media,.note{color:#5a6b7b;font-size:13px}
 </style></head>
 <body>
