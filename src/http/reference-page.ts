@@ -58,6 +58,10 @@ const CONSTRAINTS: Array<[string, (v: unknown) => string]> = [
   ['maxProperties', (v) => `at most ${v} properties`],
   ['pattern', (v) => `pattern <code>${escapeHtml(v)}</code>`],
   ['default', (v) => `default <code>${escapeHtml(JSON.stringify(v))}</code>`],
+  [
+    'example',
+    (v) => `example <code>${escapeHtml(typeof v === 'string' ? v : JSON.stringify(v))}</code>`,
+  ],
 ];
 
 function notes(schema: Schema): string {
@@ -123,18 +127,27 @@ function renderCodeSamples(samples: unknown): string {
     .join('')}`;
 }
 
-function renderOperation(method: string, path: string, op: Record<string, unknown>): string {
+const WEBHOOK_AUTH =
+  'Sent by firmwatch to the monitor’s <code>webhook_url</code>, signed with the monitor’s signing secret: verify <code>Service-Signature</code> as described above.';
+
+function renderOperation(
+  method: string,
+  path: string,
+  op: Record<string, unknown>,
+  webhook = false,
+): string {
   const id = escapeHtml(op.operationId ?? `${method}-${path}`);
   const security = op.security as unknown[] | undefined;
-  const auth =
-    Array.isArray(security) && security.length === 0
+  const auth = webhook
+    ? WEBHOOK_AUTH
+    : Array.isArray(security) && security.length === 0
       ? 'Public: no key needed.'
       : 'Bearer API key in the Authorization header.';
   const parameters = (op.parameters as Schema[] | undefined) ?? [];
   const paramRows = parameters
     .map(
       (p) =>
-        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${typeLabel(p.schema as Schema)}</td><td>${p.required ? 'yes' : 'no'}</td><td>${notes({ ...(p.schema as Schema), description: p.description ?? (p.schema as Schema)?.description })}</td></tr>`,
+        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${typeLabel(p.schema as Schema)}</td><td>${p.required ? 'yes' : 'no'}</td><td>${notes({ ...(p.schema as Schema), description: p.description ?? (p.schema as Schema)?.description, ...('example' in p ? { example: p.example } : {}) })}</td></tr>`,
     )
     .join('');
   const body = op.requestBody as { content?: unknown } | undefined;
@@ -176,6 +189,18 @@ export function renderReferencePage(doc: OpenApiDocument, problems: ProblemTypeE
       });
     }
   }
+  // The requests firmwatch sends (OpenAPI `webhooks`): the receiver's side of the contract.
+  const webhooks = Object.entries(
+    (doc.webhooks as OpenApiDocument['paths'] | undefined) ?? {},
+  ).flatMap(([name, item]) =>
+    Object.entries(item).map(([method, op]) => {
+      const id = escapeHtml(op.operationId ?? name);
+      return {
+        html: renderOperation(method, `{webhook_url}`, op, true),
+        link: `<li><a href="#op-${id}"><span class="method ${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span> ${escapeHtml(name)}</a></li>`,
+      };
+    }),
+  );
   const tags = [...new Set(operations.map((o) => o.tag))];
   const schemas = Object.entries(
     ((doc.components as Schema | undefined)?.schemas as Record<string, Schema>) ?? {},
@@ -208,6 +233,7 @@ ${tags
         .join('')}</ul>`,
   )
   .join('')}
+${webhooks.length ? `<p><a href="#webhooks">Webhooks</a></p><ul>${webhooks.map((w) => w.link).join('')}</ul>` : ''}
 <p><a href="#schemas">Schemas</a></p><p><a href="#problems">Problem types</a></p></nav>
 <main>
 <h1>${escapeHtml(info.title)} <small>${escapeHtml(info.version)}</small></h1>
@@ -222,6 +248,7 @@ ${tags
         .join('')}`,
   )
   .join('')}
+${webhooks.length ? `<h2 id="webhooks">Webhooks</h2><p>What firmwatch sends to a monitor’s <code>webhook_url</code>: one <code>POST</code> per event and attempt, with the headers, body, signature and retry schedule below.</p>${webhooks.map((w) => w.html).join('')}` : ''}
 <h2 id="schemas">Schemas</h2>
 ${schemas.map(([name, schema]) => `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${renderSchema(schema)}</section>`).join('')}
 <h2 id="problems">Problem types</h2>

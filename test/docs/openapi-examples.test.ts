@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_STATUSES } from '../../src/http/operation-examples.js';
 import { OPERATION_EXAMPLES } from '../../src/modules/discovery/operation-examples.js';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery-schedule.js';
+import {
+  EVENT_ID_HEADER,
+  SIGNATURE_HEADER,
+  signatureHeader,
+  TIMESTAMP_HEADER,
+} from '../../src/modules/webhooks/signature.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { Json } from '../helpers/http.js';
 import { type OpenApiValidator, servedOpenApi } from '../helpers/openapi.js';
@@ -125,6 +132,53 @@ describe('the served OpenAPI document documents every operation with examples', 
       const curl = operation['x-codeSamples'][0].source as string;
       expect(section.slice(0, section.indexOf('<h4>Responses')), id).toContain(asHtml(curl));
     }
+  });
+
+  it('the webhook is documented with a signed example that verifies, and shown on the page', async () => {
+    const webhook = openapi.doc.webhooks.monitorEvent.post;
+    const media = webhook.requestBody.content['application/json'];
+    const body = JSON.stringify(media.examples.change_detected.value);
+    openapi.expectValid(
+      '/webhooks/monitorEvent/post/requestBody/content/application~1json/schema',
+      JSON.parse(body),
+    );
+    const header = (name: string) =>
+      (webhook.parameters as Json[]).find((p) => p.name === name)?.example as string;
+    // The known answer of docs/webhooks.md: the example's signature is the one the service makes.
+    expect(header(SIGNATURE_HEADER)).toBe(
+      signatureHeader(
+        'svcwhsec_docs-example-secret-not-a-real-one-0123456789',
+        header(TIMESTAMP_HEADER),
+        body,
+      ),
+    );
+    expect(header(EVENT_ID_HEADER)).toBe(JSON.parse(body).id);
+    for (const parameter of webhook.parameters as Json[]) {
+      openapi.expectValid(
+        `/webhooks/monitorEvent/post/parameters/${(webhook.parameters as Json[]).indexOf(parameter)}/schema`,
+        parameter.example ?? 'firmwatch-webhooks/1.0.0',
+      );
+    }
+    // The schedule the description gives is the one deliveries follow.
+    expect(webhook.description).toContain(
+      `up to ${MAX_ATTEMPTS} attempts, each after a delay from the previous one: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h`,
+    );
+    expect(RETRY_DELAYS_MS.at(-1)).toBe(24 * 3_600_000);
+
+    const page = await (await fetch(`${t.baseUrl}/docs`)).text();
+    expect(page).toContain('<a href="#webhooks">Webhooks</a>');
+    const section = page.slice(
+      page.indexOf('<h2 id="webhooks">'),
+      page.indexOf('<h2 id="schemas">'),
+    );
+    expect(section).toContain('id="op-receiveMonitorEvent"');
+    for (const name of [EVENT_ID_HEADER, TIMESTAMP_HEADER, SIGNATURE_HEADER]) {
+      expect(section).toContain(`<code>${name}</code>`);
+    }
+    expect(section).toContain('href="#schema-WebhookEnvelope"');
+    expect(section).toContain('HMAC-SHA256');
+    expect(section).toContain('Retry schedule');
+    expect(section).toContain(header(SIGNATURE_HEADER));
   });
 
   it('a curl command runs as printed: the sandbox answers it with the documented status', async () => {
