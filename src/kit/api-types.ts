@@ -18,7 +18,10 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
-    /** List the methods of the discovery path */
+    /**
+     * List the methods of the discovery path
+     * @description Answers a CORS preflight, or a client asking which methods the discovery path takes, with 204 and the methods in `Allow` and `Access-Control-Allow-Methods`. Only the discovery path answers OPTIONS: the other operations take an API key, a server-side secret, so cross-origin calls from browsers are not supported. Public.
+     */
     options: operations['optionsApi'];
     /**
      * Discover the API
@@ -55,7 +58,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get the capabilities of one country */
+    /**
+     * Get the capabilities of one country
+     * @description One entry of `GET /countries`: for each identifier type of the country, its format rule with examples and whether format, registry match, tax authority and company legal status can be checked, and whether company search is available. The code is two letters in either case (`gb` is `GB`); a country with no published capabilities is a 404 `not_found`. Public: a caller with a valid key sees its environment’s capabilities (the sandbox answers GB, DE and US from fixtures), anyone else those of live.
+     */
     get: operations['getCountry'];
     put?: never;
     post?: never;

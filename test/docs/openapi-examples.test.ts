@@ -53,6 +53,13 @@ describe('the served OpenAPI document documents every operation with examples', 
   });
   afterAll(() => t.close());
 
+  it('every operation has a summary and a description', () => {
+    const missing = operationsOf(openapi.doc)
+      .filter(({ operation }) => !operation.summary || !operation.description?.trim())
+      .map(({ operation }) => operation.operationId);
+    expect(missing).toEqual([]);
+  });
+
   it('every operation has a request example where it takes a body, and one per status a client meets', () => {
     const missing: string[] = [];
     for (const { operation } of operationsOf(openapi.doc)) {
