@@ -1,6 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { WEBHOOKS_OPENAPI } from '../modules/webhooks/webhook.openapi.js';
+import { type OperationExamples, withOperationExamples } from './operation-examples.js';
 import { PROBLEM_TYPES, type ProblemCode, problemTypeUri } from './problems.js';
 
 export const OPENAPI_VERSION = '1.1.0';
@@ -105,12 +106,19 @@ function withIdempotencyKey(
   return { ...schema, headers: { ...(schema.headers as object), required: ['idempotency-key'] } };
 }
 
-/** The served document: the generated one with the deployment's own server URL. */
-export function servedOpenApiDocument(app: FastifyInstance, baseUrl: string): OpenApiDocument {
+/**
+ * The served document: the generated one with the deployment's own server URL, and each
+ * operation's examples and curl command (the modules' `<area>.examples.ts`).
+ */
+export function servedOpenApiDocument(
+  app: FastifyInstance,
+  baseUrl: string,
+  examples: Record<string, OperationExamples> = {},
+): OpenApiDocument {
   const generated = app.swagger() as unknown as OpenApiDocument;
   return {
     ...generated,
-    paths: withOptionalEmptyBodies(generated.paths),
+    paths: withOperationExamples(withOptionalEmptyBodies(generated.paths), examples, baseUrl),
     servers: [{ url: baseUrl }],
   };
 }

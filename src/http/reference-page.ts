@@ -58,6 +58,10 @@ const CONSTRAINTS: Array<[string, (v: unknown) => string]> = [
   ['maxProperties', (v) => `at most ${v} properties`],
   ['pattern', (v) => `pattern <code>${escapeHtml(v)}</code>`],
   ['default', (v) => `default <code>${escapeHtml(JSON.stringify(v))}</code>`],
+  [
+    'example',
+    (v) => `example <code>${escapeHtml(typeof v === 'string' ? v : JSON.stringify(v))}</code>`,
+  ],
 ];
 
 function notes(schema: Schema): string {
@@ -90,28 +94,60 @@ function renderSchema(schema: Schema | undefined, depth = 0): string {
   return `<table><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${rows.join('')}</tbody></table>${extra}`;
 }
 
-function renderContent(content: unknown): string {
-  if (!content || typeof content !== 'object') return '';
-  return Object.entries(content as Record<string, { schema?: Schema }>)
+/** A block a reader can select with one click and paste (the page runs no script to copy). */
+const codeBlock = (text: string, label: string): string =>
+  `<pre class="code" aria-label="${escapeHtml(label)}"><code>${escapeHtml(text)}</code></pre>`;
+
+function renderExamples(examples: unknown): string {
+  if (!examples || typeof examples !== 'object') return '';
+  return Object.entries(examples as Record<string, { summary?: string; value?: unknown }>)
     .map(
-      ([type, media]) =>
-        `<p class="media">${escapeHtml(type)}</p>${renderSchema(media.schema as Schema)}`,
+      ([name, example]) =>
+        `<p class="media">Example: ${inline(example.summary ?? name)}</p>${codeBlock(JSON.stringify(example.value, null, 2), `Example ${name}`)}`,
     )
     .join('');
 }
 
-function renderOperation(method: string, path: string, op: Record<string, unknown>): string {
+function renderContent(content: unknown): string {
+  if (!content || typeof content !== 'object') return '';
+  return Object.entries(content as Record<string, { schema?: Schema; examples?: unknown }>)
+    .map(
+      ([type, media]) =>
+        `<p class="media">${escapeHtml(type)}</p>${renderSchema(media.schema as Schema)}${renderExamples(media.examples)}`,
+    )
+    .join('');
+}
+
+function renderCodeSamples(samples: unknown): string {
+  if (!Array.isArray(samples) || samples.length === 0) return '';
+  return `<h4>Example request</h4>${samples
+    .map((sample: { label?: string; lang?: string; source?: string }) =>
+      codeBlock(String(sample.source ?? ''), String(sample.label ?? sample.lang ?? 'code')),
+    )
+    .join('')}`;
+}
+
+const WEBHOOK_AUTH =
+  'Sent by firmwatch to the monitor’s <code>webhook_url</code>, signed with the monitor’s signing secret: verify <code>Service-Signature</code> as described above.';
+
+function renderOperation(
+  method: string,
+  path: string,
+  op: Record<string, unknown>,
+  webhook = false,
+): string {
   const id = escapeHtml(op.operationId ?? `${method}-${path}`);
   const security = op.security as unknown[] | undefined;
-  const auth =
-    Array.isArray(security) && security.length === 0
+  const auth = webhook
+    ? WEBHOOK_AUTH
+    : Array.isArray(security) && security.length === 0
       ? 'Public: no key needed.'
       : 'Bearer API key in the Authorization header.';
   const parameters = (op.parameters as Schema[] | undefined) ?? [];
   const paramRows = parameters
     .map(
       (p) =>
-        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${typeLabel(p.schema as Schema)}</td><td>${p.required ? 'yes' : 'no'}</td><td>${notes({ ...(p.schema as Schema), description: p.description ?? (p.schema as Schema)?.description })}</td></tr>`,
+        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${typeLabel(p.schema as Schema)}</td><td>${p.required ? 'yes' : 'no'}</td><td>${notes({ ...(p.schema as Schema), description: p.description ?? (p.schema as Schema)?.description, ...('example' in p ? { example: p.example } : {}) })}</td></tr>`,
     )
     .join('');
   const body = op.requestBody as { content?: unknown } | undefined;
@@ -126,6 +162,7 @@ function renderOperation(method: string, path: string, op: Record<string, unknow
 <p class="summary">${inline(op.summary ?? '')} <span class="opid">${id}</span></p>
 ${paragraphs(op.description)}
 <p class="auth">${auth}</p>
+${renderCodeSamples(op['x-codeSamples'])}
 ${paramRows ? `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${paramRows}</tbody></table>` : ''}
 ${body ? `<h4>Request body</h4>${renderContent(body.content)}` : ''}
 <h4>Responses</h4>${responses}
@@ -152,6 +189,18 @@ export function renderReferencePage(doc: OpenApiDocument, problems: ProblemTypeE
       });
     }
   }
+  // The requests firmwatch sends (OpenAPI `webhooks`): the receiver's side of the contract.
+  const webhooks = Object.entries(
+    (doc.webhooks as OpenApiDocument['paths'] | undefined) ?? {},
+  ).flatMap(([name, item]) =>
+    Object.entries(item).map(([method, op]) => {
+      const id = escapeHtml(op.operationId ?? name);
+      return {
+        html: renderOperation(method, `{webhook_url}`, op, true),
+        link: `<li><a href="#op-${id}"><span class="method ${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span> ${escapeHtml(name)}</a></li>`,
+      };
+    }),
+  );
   const tags = [...new Set(operations.map((o) => o.tag))];
   const schemas = Object.entries(
     ((doc.components as Schema | undefined)?.schemas as Record<string, Schema>) ?? {},
@@ -170,6 +219,7 @@ th{background:#f4f6f8}code{font-size:90%}
 .method{display:inline-block;min-width:4.5em;font-weight:600;font-size:12px}
 .get{color:#0a6b3d}.head{color:#5a6b7b}.options{color:#5a6b7b}.post{color:#0b5cad}.patch{color:#8a5a00}.delete{color:#b42318}
 .operation{border-top:1px solid #d6dbe1;padding-top:.5rem;margin-top:1.5rem}.opid{color:#5a6b7b;font-size:12px}
+pre.code{background:#f4f6f8;border:1px solid #d6dbe1;padding:.5rem;overflow:auto;user-select:all;font-size:13px}
 .status{font-weight:600}.s2{color:#0a6b3d}.s4{color:#8a5a00}.s5{color:#b42318}.media,.note{color:#5a6b7b;font-size:13px}
 </style></head>
 <body>
@@ -183,6 +233,7 @@ ${tags
         .join('')}</ul>`,
   )
   .join('')}
+${webhooks.length ? `<p><a href="#webhooks">Webhooks</a></p><ul>${webhooks.map((w) => w.link).join('')}</ul>` : ''}
 <p><a href="#schemas">Schemas</a></p><p><a href="#problems">Problem types</a></p></nav>
 <main>
 <h1>${escapeHtml(info.title)} <small>${escapeHtml(info.version)}</small></h1>
@@ -197,6 +248,7 @@ ${tags
         .join('')}`,
   )
   .join('')}
+${webhooks.length ? `<h2 id="webhooks">Webhooks</h2><p>What firmwatch sends to a monitor’s <code>webhook_url</code>: one <code>POST</code> per event and attempt, with the headers, body, signature and retry schedule below.</p>${webhooks.map((w) => w.html).join('')}` : ''}
 <h2 id="schemas">Schemas</h2>
 ${schemas.map(([name, schema]) => `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${renderSchema(schema)}</section>`).join('')}
 <h2 id="problems">Problem types</h2>

@@ -18,7 +18,10 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
-    /** List the methods of the discovery path */
+    /**
+     * List the methods of the discovery path
+     * @description Answers a CORS preflight, or a client asking which methods the discovery path takes, with 204 and the methods in `Allow` and `Access-Control-Allow-Methods`. Only the discovery path answers OPTIONS: the other operations take an API key, a server-side secret, so cross-origin calls from browsers are not supported. Public.
+     */
     options: operations['optionsApi'];
     /**
      * Discover the API
@@ -55,7 +58,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get the capabilities of one country */
+    /**
+     * Get the capabilities of one country
+     * @description One entry of `GET /countries`: for each identifier type of the country, its format rule with examples and whether format, registry match, tax authority and company legal status can be checked, and whether company search is available. The code is two letters in either case (`gb` is `GB`); a country with no published capabilities is a 404 `not_found`. Public: a caller with a valid key sees its environment’s capabilities (the sandbox answers GB, DE and US from fixtures), anyone else those of live.
+     */
     get: operations['getCountry'];
     put?: never;
     post?: never;
@@ -310,9 +316,13 @@ export interface webhooks {
      * A monitoring event, delivered to the monitor’s webhook URL
      * @description Sent for each event of a monitor that has a `webhook_url`, with one of the types `vat.monitor.change_detected`, `vat.monitor.source_degraded`, `vat.monitor.source_restored`, `vat.monitor.needs_credits`, `vat.monitor.paused`, `vat.monitor.resumed`.
      *
-     *     Delivery is at least once: deduplicate by `Service-Event-Id`. Any 2XX response accepts the event; redirects are not followed; other answers and timeouts are retried up to 10 attempts over about three days (see docs/webhooks.md). A 410 Gone stops retries at once.
+     *     Delivery is at least once: deduplicate by `Service-Event-Id`. Any 2XX response accepts the event; redirects are not followed (a 3XX is a failed attempt); other answers and timeouts are retried on the schedule below. A 410 Gone stops retries at once.
      *
-     *     Verify `Service-Signature` before trusting the body: HMAC-SHA256 over `<Service-Timestamp>.<raw body>`, keyed with the UTF-8 bytes of the monitor’s whole `svcwhsec_` signing secret, as `v1=` and the lowercase hex digest. The body bytes are the same on every attempt; the timestamp and signature are fresh each time.
+     *     Signature: verify `Service-Signature` before trusting the body. It is `v1=` and the lowercase hex HMAC-SHA256 of `<Service-Timestamp>.<raw body>` (the header value as sent, a full stop, the exact body bytes), keyed with the UTF-8 bytes of the monitor’s whole `svcwhsec_` signing secret (not base64-decoded). Compare in constant time, accept the request when any `v1=` entry of the header matches (entries are separated by spaces or commas), and refuse a `Service-Timestamp` more than 5 minutes from your clock. `Service-Event-Id` is not signed: check that it equals the body’s `id`. The body bytes are the same on every attempt; the timestamp and signature are fresh each time. The example below is the known answer of docs/webhooks.md, signed with the secret `svcwhsec_docs-example-secret-not-a-real-one-0123456789`.
+     *
+     *     Retry schedule: up to 10 attempts, each after a delay from the previous one: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (about 76 hours in all), each delay stretched by a jitter of up to +10 %. An attempt times out after 5 s to connect and 10 s for the response headers and again for the body. A delivery that fails finally (the last attempt, or a 410) puts the monitor into `attention` with `last_error_code` `webhook_failed` or `webhook_gone`; the next delivery to that monitor that succeeds, or a `PATCH` that sets `webhook_url`, clears it.
+     *
+     *     Every attempt resolves the host afresh and is refused, never sent, when any address is loopback, private, link-local or otherwise not public.
      */
     post: operations['receiveMonitorEvent'];
     delete?: never;
@@ -2552,11 +2562,20 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The event’s id, the same on every attempt: the key to deduplicate by. */
+        /**
+         * @description The event’s id, the same on every attempt: the key to deduplicate by.
+         * @example evt_01k3x7q9m2c8d4f6h0j5n7p9r1
+         */
         'Service-Event-Id': string;
-        /** @description When this attempt was signed, in Unix seconds. */
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1789374612
+         */
         'Service-Timestamp': string;
-        /** @description `v1=` and the HMAC-SHA256 hex digest of `<timestamp>.<raw body>`. */
+        /**
+         * @description `v1=` and the HMAC-SHA256 hex digest of `<timestamp>.<raw body>`.
+         * @example v1=d95811215779e770395187367cadc562a16c07dbf10978c0d4b491318517c840
+         */
         'Service-Signature': string;
         /** @description `firmwatch-webhooks/` and the service version. */
         'User-Agent': string;

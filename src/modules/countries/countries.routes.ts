@@ -54,6 +54,8 @@ export const countriesRoutes: FastifyPluginAsync<{
       schema: {
         operationId: 'getCountry',
         summary: 'Get the capabilities of one country',
+        description:
+          'One entry of `GET /countries`: for each identifier type of the country, its format rule with examples and whether format, registry match, tax authority and company legal status can be checked, and whether company search is available. The code is two letters in either case (`gb` is `GB`); a country with no published capabilities is a 404 `not_found`. Public: a caller with a valid key sees its environment’s capabilities (the sandbox answers GB, DE and US from fixtures), anyone else those of live.',
         tags: ['Countries'],
         params: CountryParams,
         response: { 200: CountryCapabilitySchema, ...problemResponses(404, 429, 500) },

@@ -50,6 +50,8 @@ export const discoveryRoutes: FastifyPluginAsync<{ urls: PublicUrls }> = async (
       schema: {
         operationId: 'optionsApi',
         summary: 'List the methods of the discovery path',
+        description:
+          'Answers a CORS preflight, or a client asking which methods the discovery path takes, with 204 and the methods in `Allow` and `Access-Control-Allow-Methods`. Only the discovery path answers OPTIONS: the other operations take an API key, a server-side secret, so cross-origin calls from browsers are not supported. Public.',
         tags: ['Discovery'],
         security: [],
         response: {

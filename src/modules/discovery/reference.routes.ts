@@ -7,6 +7,7 @@ import {
 import { IGNORED_QUERY_PARAMETERS } from '../../http/query-parameters.js';
 import { renderReferencePage } from '../../http/reference-page.js';
 import type { PublicUrls } from './discovery.service.js';
+import { OPERATION_EXAMPLES } from './operation-examples.js';
 
 /** The `openapi` and `documentation` URIs of discovery. Not API operations: hidden from the doc. */
 export const referenceRoutes: FastifyPluginAsync<{ urls: PublicUrls }> = async (app, { urls }) => {
@@ -15,7 +16,7 @@ export const referenceRoutes: FastifyPluginAsync<{ urls: PublicUrls }> = async (
   const current = () => {
     const base = urls.base();
     if (cached?.base !== base) {
-      const doc = servedOpenApiDocument(app, base);
+      const doc = servedOpenApiDocument(app, base, OPERATION_EXAMPLES);
       cached = {
         base,
         doc,
