@@ -59,6 +59,16 @@ export interface Page<Row> {
   pagination: Pagination;
 }
 
+/** The answer of a list operation (`ListSchema`): one page of items and where the next begins. */
+export function listResponse<Row>(page: Page<Row>) {
+  return { object: 'list' as const, data: page.rows, pagination: page.pagination };
+}
+
+/** A list that always fits in one page: there is no cursor, and `has_more` is always false. */
+export function singlePage<Row>(rows: Row[]): Page<Row> {
+  return { rows, pagination: { limit: MAX_LIMIT, has_more: false } };
+}
+
 function invalidCursor(): HttpProblem {
   return new HttpProblem('invalid_cursor', {
     detail:

@@ -2,19 +2,16 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
 import { SESSION_IDLE_MS } from '../../src/modules/users/users.service.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { BROWSER_AVAILABLE, CHROMIUM_PATH, launchBrowser } from '../helpers/browser.js';
-import {
-  checkPage as checkDashboardPage,
-  makeScreenshotFolder,
-  signIn as signInAs,
-} from '../helpers/dashboard-browser.js';
+import type { TestApp } from '../helpers/app.js';
+import { BROWSER_AVAILABLE, CHROMIUM_PATH } from '../helpers/browser.js';
+import { type DashboardBrowser, startDashboardBrowser } from '../helpers/dashboard-browser.js';
 import { addDashboardUser } from '../helpers/dashboard-users.js';
 import { DIALECTS } from '../helpers/databases.js';
 
 if (!BROWSER_AVAILABLE) console.log(`Browser tests skipped: no Chromium at ${CHROMIUM_PATH}.`);
 
 describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)('the dashboard in Chromium [%s]', (dialect) => {
+  let d: DashboardBrowser;
   let t: TestApp;
   let browser: Browser;
   let origin: string;
@@ -23,31 +20,18 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)('the dashboard in Chromium [%s]
   const email = 'owner@example.com';
 
   beforeAll(async () => {
-    makeScreenshotFolder();
-    t = await startTestApp({ dialect });
-    origin = new URL(t.baseUrl).origin;
-    const deps = { clock: t.clock, newId: t.newId };
-    workspaceId = (await createWorkspace(t.database.db, deps, { name: 'Acme payables' })).id;
-    const added = await addDashboardUser(t.database.db, deps, {
-      email,
-      workspaceId,
-      role: 'owner',
-    });
-    password = added.password as string;
+    d = await startDashboardBrowser(dialect, { email, workspace: 'Acme payables' });
+    ({ t, browser, origin, workspaceId } = d);
+    password = d.owner.password;
     // A second workspace, so that the switcher is shown.
-    const second = await createWorkspace(t.database.db, deps, { name: 'Acme sandbox lab' });
-    await addDashboardUser(t.database.db, deps, { email, workspaceId: second.id });
-    browser = await launchBrowser();
+    const second = await createWorkspace(t.database.db, d.deps, { name: 'Acme sandbox lab' });
+    await addDashboardUser(t.database.db, d.deps, { email, workspaceId: second.id });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => d?.close());
 
-  const signIn = (context: BrowserContext, as = { email, password }) =>
-    signInAs(context, origin, as);
-  const checkPage = (page: Page, name: string) =>
-    checkDashboardPage(page, { area: 'dashboard', dialect, name });
+  const signIn = (context: BrowserContext, as?: { email: string; password: string }) =>
+    d.signIn(context, as);
+  const checkPage = (page: Page, name: string) => d.checkPage(page, name);
 
   it('a signed-out visitor reaches no page: GETs go to sign-in, writes are refused', async () => {
     for (const path of ['', '/', '/keys', `/keys/key_x/revoke?workspace=${workspaceId}`]) {

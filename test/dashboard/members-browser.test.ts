@@ -2,19 +2,16 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
 import { addUserToWorkspace } from '../../src/modules/users/users.service.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { BROWSER_AVAILABLE, launchBrowser } from '../helpers/browser.js';
-import {
-  checkPage as checkDashboardPage,
-  makeScreenshotFolder,
-  signIn as signInAs,
-} from '../helpers/dashboard-browser.js';
+import type { TestApp } from '../helpers/app.js';
+import { BROWSER_AVAILABLE } from '../helpers/browser.js';
+import { type DashboardBrowser, startDashboardBrowser } from '../helpers/dashboard-browser.js';
 import { addDashboardUser } from '../helpers/dashboard-users.js';
 import { DIALECTS } from '../helpers/databases.js';
 
 describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
   'members, invitations and the password change [%s]',
   (dialect) => {
+    let d: DashboardBrowser;
     let t: TestApp;
     let browser: Browser;
     let origin: string;
@@ -23,32 +20,22 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
     const owner = 'owner@example.com';
 
     beforeAll(async () => {
-      makeScreenshotFolder();
-      t = await startTestApp({ dialect });
-      origin = new URL(t.baseUrl).origin;
-      const deps = { clock: t.clock, newId: t.newId };
-      workspaceId = (await createWorkspace(t.database.db, deps, { name: 'Acme payables' })).id;
-      ownerPassword = (
-        await addDashboardUser(t.database.db, deps, { email: owner, workspaceId, role: 'owner' })
-      ).password as string;
+      d = await startDashboardBrowser(dialect, { email: owner, workspace: 'Acme payables' });
+      ({ t, browser, origin, workspaceId } = d);
+      ownerPassword = d.owner.password;
       // Otto has an account already, in another workspace.
-      const other = await createWorkspace(t.database.db, deps, { name: 'Otto & co' });
-      await addDashboardUser(t.database.db, deps, {
+      const other = await createWorkspace(t.database.db, d.deps, { name: 'Otto & co' });
+      await addDashboardUser(t.database.db, d.deps, {
         email: 'otto@example.com',
         workspaceId: other.id,
         role: 'owner',
       });
-      browser = await launchBrowser();
     });
-    afterAll(async () => {
-      await browser?.close();
-      await t?.close();
-    });
+    afterAll(() => d?.close());
 
     const signIn = (context: BrowserContext, email: string, password: string) =>
-      signInAs(context, origin, { email, password });
-    const checkPage = (page: Page, name: string) =>
-      checkDashboardPage(page, { area: 'dashboard', dialect, name });
+      d.signIn(context, { email, password });
+    const checkPage = (page: Page, name: string) => d.checkPage(page, name);
 
     const at = (path: string, query = '') =>
       `${origin}/dashboard${path}?workspace=${workspaceId}${query}`;

@@ -4,13 +4,9 @@ import { createWebhookDeliverer } from '../../src/jobs/webhook-deliverer.js';
 import { verifyWebhook } from '../../src/kit/webhooks.js';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
 import { createWebhookSender } from '../../src/modules/webhooks/sender.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { BROWSER_AVAILABLE, launchBrowser } from '../helpers/browser.js';
-import {
-  checkPage as checkDashboardPage,
-  makeScreenshotFolder,
-  signIn as signInAs,
-} from '../helpers/dashboard-browser.js';
+import type { TestApp } from '../helpers/app.js';
+import { BROWSER_AVAILABLE } from '../helpers/browser.js';
+import { type DashboardBrowser, startDashboardBrowser } from '../helpers/dashboard-browser.js';
 import { addDashboardUser } from '../helpers/dashboard-users.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { post, readJson, send } from '../helpers/http.js';
@@ -26,11 +22,11 @@ const WINDING = 'GB999000341';
 describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
   'monitors and events in Chromium [%s]',
   (dialect) => {
+    let d: DashboardBrowser;
     let t: TestApp;
     let browser: Browser;
     let receiver: WebhookReceiver;
     let origin: string;
-    let password: string;
     let workspaceId: string;
     let otherWorkspaceId: string;
     const email = 'monitors@example.com';
@@ -45,32 +41,20 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       ).tick();
 
     beforeAll(async () => {
-      makeScreenshotFolder();
-      t = await startTestApp({ dialect });
+      d = await startDashboardBrowser(dialect, { email, workspace: 'Acme monitoring' });
+      ({ t, browser, origin, workspaceId } = d);
       receiver = await startWebhookReceiver();
-      origin = new URL(t.baseUrl).origin;
-      const deps = { clock: t.clock, newId: t.newId };
-      workspaceId = (await createWorkspace(t.database.db, deps, { name: 'Acme monitoring' })).id;
-      const added = await addDashboardUser(t.database.db, deps, {
-        email,
-        workspaceId,
-        role: 'owner',
-      });
-      password = added.password as string;
-      otherWorkspaceId = (await createWorkspace(t.database.db, deps, { name: 'Elsewhere' })).id;
-      await addDashboardUser(t.database.db, deps, { email, workspaceId: otherWorkspaceId });
-      browser = await launchBrowser();
+      otherWorkspaceId = (await createWorkspace(t.database.db, d.deps, { name: 'Elsewhere' })).id;
+      await addDashboardUser(t.database.db, d.deps, { email, workspaceId: otherWorkspaceId });
     });
     afterAll(async () => {
-      await browser?.close();
       await sender.close();
       await receiver?.close();
-      await t?.close();
+      await d?.close();
     });
 
-    const signIn = (context: BrowserContext) => signInAs(context, origin, { email, password });
-    const checkPage = (page: Page, name: string) =>
-      checkDashboardPage(page, { area: 'dashboard', dialect, name });
+    const signIn = (context: BrowserContext) => d.signIn(context);
+    const checkPage = (page: Page, name: string) => d.checkPage(page, name);
 
     const h1 = (page: Page) => page.getByRole('heading', { level: 1 }).innerText();
     const status = (page: Page) => page.getByRole('status').first().innerText();

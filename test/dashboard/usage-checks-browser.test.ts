@@ -1,20 +1,19 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { BROWSER_AVAILABLE, launchBrowser } from '../helpers/browser.js';
+import type { TestApp } from '../helpers/app.js';
+import { BROWSER_AVAILABLE } from '../helpers/browser.js';
 import {
-  checkPage as checkDashboardPage,
-  makeScreenshotFolder,
+  type DashboardBrowser,
+  startDashboardBrowser,
   submitSignIn,
 } from '../helpers/dashboard-browser.js';
-import { addDashboardUser } from '../helpers/dashboard-users.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { get, post, readJson } from '../helpers/http.js';
 
 describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
   'usage, checks playground and companies pages [%s]',
   (dialect) => {
+    let d: DashboardBrowser;
     let t: TestApp;
     let browser: Browser;
     let context: BrowserContext;
@@ -26,34 +25,24 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
     const cspViolations: string[] = [];
 
     beforeAll(async () => {
-      makeScreenshotFolder();
-      t = await startTestApp({ dialect });
-      origin = new URL(t.baseUrl).origin;
-      const deps = { clock: t.clock, newId: t.newId };
-      workspaceId = (await createWorkspace(t.database.db, deps, { name: 'Acme payables' })).id;
-      const added = await addDashboardUser(t.database.db, deps, {
+      d = await startDashboardBrowser(dialect, {
         email: 'owner@example.com',
-        workspaceId,
-        role: 'owner',
+        workspace: 'Acme payables',
       });
+      ({ t, browser, origin, workspaceId } = d);
       apiKey = (await t.createKey({ workspaceId })).key;
-      browser = await launchBrowser();
       context = await browser.newContext();
       page = await context.newPage();
       page.on('console', (message) => {
         if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
       });
       await page.goto(`${origin}/dashboard/sign-in`);
-      await submitSignIn(page, { email: 'owner@example.com', password: added.password as string });
+      await submitSignIn(page, d.owner);
       await page.waitForURL(/\/dashboard\/keys/);
     });
-    afterAll(async () => {
-      await browser?.close();
-      await t?.close();
-    });
+    afterAll(() => d?.close());
 
-    const checkPage = (name: string) =>
-      checkDashboardPage(page, { area: 'dashboard', dialect, name });
+    const checkPage = (name: string) => d.checkPage(page, name);
 
     const at = (path: string, query = '') =>
       `${origin}/dashboard${path}?workspace=${workspaceId}${query}`;

@@ -1,7 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { Dialect } from '../../src/db/database.js';
+import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
+import { startTestApp, type TestApp } from './app.js';
+import { launchBrowser } from './browser.js';
+import { addDashboardUser } from './dashboard-users.js';
 
 /** Where the browser tests' screenshots of every page go, for a reviewer (not committed). */
 export const SCREENSHOTS = 'test-output/screenshots';
@@ -72,4 +77,61 @@ export async function checkPage(
       fullPage: true,
     });
   }
+}
+
+/** What a dashboard browser test starts with (`startDashboardBrowser`). */
+export interface DashboardBrowser {
+  t: TestApp;
+  browser: Browser;
+  /** The app's origin: pages are under `${origin}/dashboard`. */
+  origin: string;
+  deps: { clock: TestApp['clock']; newId: TestApp['newId'] };
+  /** The workspace the owner was made owner of. */
+  workspaceId: string;
+  owner: { email: string; password: string };
+  /** A new tab of the context, signed in (as the owner unless told); where it lands is the test's. */
+  signIn(context: BrowserContext, as?: { email: string; password: string }): Promise<Page>;
+  /** `checkPage` of a dashboard page, its screenshot named after the dialect. */
+  checkPage(page: Page, name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The setup every dashboard browser test shares: the screenshot folder, a test app on the dialect,
+ * a workspace with one owner who has chosen their password, and Chromium. What else a test needs
+ * (more workspaces, people, a webhook receiver) it adds with `t` and `deps`.
+ */
+export async function startDashboardBrowser(
+  dialect: Dialect,
+  owner: { email: string; workspace: string },
+): Promise<DashboardBrowser> {
+  makeScreenshotFolder();
+  const t = await startTestApp({ dialect });
+  const origin = new URL(t.baseUrl).origin;
+  const deps = { clock: t.clock, newId: t.newId };
+  const workspaceId = (await createWorkspace(t.database.db, deps, { name: owner.workspace })).id;
+  const added = await addDashboardUser(t.database.db, deps, {
+    email: owner.email,
+    workspaceId,
+    role: 'owner',
+  });
+  const signedIn = { email: owner.email, password: added.password as string };
+  const browser = await launchBrowser().catch(async (error) => {
+    await t.close();
+    throw error;
+  });
+  return {
+    t,
+    browser,
+    origin,
+    deps,
+    workspaceId,
+    owner: signedIn,
+    signIn: (context, as = signedIn) => signIn(context, origin, as),
+    checkPage: (page, name) => checkPage(page, { area: 'dashboard', dialect, name }),
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
 }

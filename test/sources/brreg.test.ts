@@ -36,11 +36,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BRREG_LEGAL_STATUS, BRREG_SIGNAL_DATES } from '../../src/sources/brreg/brreg-record.js';
 import {
   BRREG_BUDGET,
   BRREG_DEFAULT_BASE_URL,
-  BRREG_LEGAL_STATUS,
-  BRREG_SIGNAL_DATES,
   brregSource,
 } from '../../src/sources/brreg/brreg-source.js';
 import type { CompanyRecord, LookupResult } from '../../src/sources/registry-source.js';

@@ -45,11 +45,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  CVR_DEFAULT_BASE_URL,
-  CVR_LEGAL_STATUS,
-  cvrSource,
-} from '../../src/sources/cvr/cvr-source.js';
+import { CVR_LEGAL_STATUS } from '../../src/sources/cvr/cvr-record.js';
+import { CVR_DEFAULT_BASE_URL, cvrSource } from '../../src/sources/cvr/cvr-source.js';
 import { LIVE_SOURCE_DEFAULT_BASE_URLS } from '../../src/sources/live-source-names.js';
 import type { LookupResult } from '../../src/sources/registry-source.js';
 import {

@@ -47,12 +47,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  PRH_BUDGET,
-  PRH_DEFAULT_BASE_URL,
-  PRH_LEGAL_STATUS,
-  prhSource,
-} from '../../src/sources/prh/prh-source.js';
+import { PRH_LEGAL_STATUS } from '../../src/sources/prh/prh-record.js';
+import { PRH_BUDGET, PRH_DEFAULT_BASE_URL, prhSource } from '../../src/sources/prh/prh-source.js';
 import type { CompanyRecord, LookupResult } from '../../src/sources/registry-source.js';
 import {
   type FakeRegister,

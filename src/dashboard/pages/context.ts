@@ -8,7 +8,7 @@ import type { Html } from '../html.js';
 import type { Viewer } from '../layout.js';
 
 /**
- * What the dashboard plugin hands to the page modules that slot into it (monitors, events, ...):
+ * What the dashboard plugin hands to the page modules that slot into it (sign-in, keys, ...):
  * its session guard, its way of finding the signed-in person's workspace, its CSRF tokens and its
  * way of sending a page. A page module registers its routes on the dashboard's own (encapsulated)
  * instance, so the cookie, form, CSRF and helmet plugins apply to them too.
@@ -24,6 +24,8 @@ export interface DashboardPageContext {
   viewerOf(request: FastifyRequest, workspaceId: string | undefined): Promise<Viewer | undefined>;
   csrfToken(reply: FastifyReply): string;
   send(reply: FastifyReply, page: Html, status?: number): FastifyReply;
+  /** Whether cookies are Secure (the public address is https), for the session cookie. */
+  secureCookies(): boolean;
   /** Whether a password may be checked now (src/dashboard/attempt-limits.ts); it pays for it. */
   attemptAllowed(request: FastifyRequest, attempt: GuardedAttempt): Promise<boolean>;
   /** The 404 page for a workspace the person is not a member of. */

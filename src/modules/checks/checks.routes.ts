@@ -1,7 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
-import { ListSchema, type PageRequest, PaginationQuery } from '../../http/pagination.js';
+import {
+  ListSchema,
+  listResponse,
+  type PageRequest,
+  PaginationQuery,
+} from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import { answersInProcess } from '../../sources/registry-source.js';
 import { runLastWrites } from '../companies/companies.service.js';
@@ -83,7 +88,7 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
         requirePrincipal(request),
         request.query as PageRequest,
       );
-      return { object: 'list', data: page.rows, pagination: page.pagination };
+      return listResponse(page);
     },
   );
 

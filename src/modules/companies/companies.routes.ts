@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
-import { MAX_LIMIT } from '../../http/pagination.js';
+import { listResponse, singlePage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import { answersInProcess } from '../../sources/registry-source.js';
 import type { ChecksDeps } from '../checks/checks.service.js';
@@ -56,9 +56,7 @@ export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (
         const result = await recordSearch(trx, deps, principal, candidates, request.channel);
         return {
           body: {
-            object: 'list' as const,
-            data: result.companies,
-            pagination: { limit: MAX_LIMIT, has_more: false },
+            ...listResponse(singlePage(result.companies)),
             credits_used: result.credits_used,
           },
           last: (trx) => runLastWrites(trx, result.last),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { EnvironmentName } from '../../db/schema.js';
-import { MAX_LIMIT } from '../../http/pagination.js';
+import { listResponse, singlePage } from '../../http/pagination.js';
 import { HttpProblem } from '../../http/problems.js';
 import { problemResponses } from '../../http/responses.js';
 import {
@@ -38,12 +38,8 @@ export const countriesRoutes: FastifyPluginAsync<{
     },
     async (request) => {
       const { query } = request.query as { query?: string };
-      // All countries fit in one page: there is no cursor, and has_more is always false.
-      return {
-        object: 'list' as const,
-        data: filterCountries(capabilitiesFor(request), query),
-        pagination: { limit: MAX_LIMIT, has_more: false },
-      };
+      // All countries fit in one page.
+      return listResponse(singlePage(filterCountries(capabilitiesFor(request), query)));
     },
   );
 

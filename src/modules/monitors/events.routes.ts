@@ -1,7 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import Type from 'typebox';
 import { requirePrincipal } from '../../http/auth.js';
-import { ListSchema, type PageRequest, PaginationQueryProperties } from '../../http/pagination.js';
+import {
+  ListSchema,
+  listResponse,
+  type PageRequest,
+  PaginationQueryProperties,
+} from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import { FORMAT_DESCRIPTION } from '../../http/validation.js';
 import { ID_CHARS } from '../../lib/ids.js';
@@ -68,7 +73,7 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
         requirePrincipal(request),
         request.query as PageRequest & EventFilters,
       );
-      return { object: 'list', data: page.rows, pagination: page.pagination };
+      return listResponse(page);
     },
   );
 

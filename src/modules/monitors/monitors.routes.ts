@@ -2,7 +2,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { checkFormat } from '../../formats/registry.js';
 import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
-import { ListSchema, type PageRequest, PaginationQuery } from '../../http/pagination.js';
+import {
+  ListSchema,
+  listResponse,
+  type PageRequest,
+  PaginationQuery,
+} from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import { answersInProcess } from '../../sources/registry-source.js';
 import { lookUpIdentifier } from '../checks/checks.service.js';
@@ -101,7 +106,7 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
         requirePrincipal(request),
         request.query as PageRequest,
       );
-      return { object: 'list', data: page.rows, pagination: page.pagination };
+      return listResponse(page);
     },
   );
 

@@ -9,19 +9,12 @@ import {
 import { Agent, type Dispatcher } from 'undici';
 import type { Clock } from '../../lib/clock.js';
 import type { BucketPolicy, TokenBucketStore } from '../../lib/token-bucket.js';
-
-/**
- * The one HTTP client of every registry source: a GET (or a search POST, or an OAuth token
- * POST) of JSON, or a POST of text for a SOAP register, with connect and response timeouts,
- * a response size cap, a budget (a token bucket per upstream, shared through Redis when configured),
- * a concurrency cap, retries of 429 and 5xx that honour `Retry-After` (or the upstream's own
- * window headers, `rateLimitHeaders`) within the call's deadline, a budget drained for as long as a
- * 429 asks (so no other call goes out before then), and a circuit breaker (cockatiel)
- * so that an upstream that is down answers `unavailable` at once instead of piling up timeouts.
- * Only the upstream's failures open the breaker (no answer, 429, 5xx, a broken body); a 4xx that
- * says our request was wrong (400, 401, 403, ...) does not, nor does a 404 or 410 (an answer). Nothing here throws: every failure is an `unavailable` result with
- * a reason, which the source turns into an `unavailable` finding.
- */
+import {
+  type RateLimitHeaders,
+  retryAfterMs,
+  semaphore,
+  upstreamBudget,
+} from './upstream-budget.js';
 
 export type UnavailableReason =
   | 'timeout'
@@ -67,7 +60,7 @@ export interface UpstreamPolicy {
    * 429, or `remaining` 0) the budget is drained until the reset, so no request goes out that
    * could only be refused, and a 429 is retried no sooner than the reset.
    */
-  rateLimitHeaders?: { remaining: string; resetEpochSeconds: string };
+  rateLimitHeaders?: RateLimitHeaders;
 }
 
 export const DEFAULT_UPSTREAM_POLICY: Omit<UpstreamPolicy, 'name' | 'budget'> = {
@@ -151,7 +144,7 @@ class UpstreamFailure extends Error {
   constructor(
     readonly reason: UnavailableReason,
     detail: string,
-    /** Seconds the upstream asked us to wait (Retry-After), when it did. */
+    /** How long the upstream asked us to wait (`Retry-After`, its window, a fault), when it did. */
     readonly retryAfterMs?: number,
     /** The HTTP status it answered, when it answered one. */
     readonly status?: number,
@@ -165,30 +158,19 @@ class UpstreamFailure extends Error {
   }
 }
 
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date. */
-function retryAfterMs(value: string | string[] | undefined, now: Date): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (!text) return undefined;
-  if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
-}
-
-function semaphore(limit: number) {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async <T>(work: () => Promise<T>): Promise<T> => {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active += 1;
-    try {
-      return await work();
-    } finally {
-      active -= 1;
-      waiting.shift()?.();
-    }
-  };
-}
-
+/**
+ * The one HTTP client of every registry source: a GET (or a search POST, or an OAuth token POST)
+ * of JSON, or a POST of text for a SOAP register, with connect and response timeouts, a response
+ * size cap, a budget (a token bucket per upstream, shared through Redis when configured,
+ * `upstream-budget.ts`), a concurrency cap, retries of 429 and 5xx that honour `Retry-After` (or
+ * the upstream's own window headers, `rateLimitHeaders`) within the call's deadline, a budget
+ * drained for as long as a 429 asks (so no other call goes out before then), and a circuit breaker
+ * (cockatiel) so that an upstream that is down answers `unavailable` at once instead of piling up
+ * timeouts. Only the upstream's failures open the breaker (no answer, 429, 5xx, a broken body); a
+ * 4xx that says our request was wrong (400, 401, 403, ...) does not, nor does a 404 or 410 (an
+ * answer). Nothing here throws: every failure is an `unavailable` result with a reason, which the
+ * source turns into an `unavailable` finding.
+ */
 export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps): UpstreamClient {
   const dispatcher =
     deps.dispatcher ??
@@ -213,55 +195,7 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
       breaker: new ConsecutiveBreaker(policy.breaker.consecutiveFailures),
     },
   );
-  const budgetKey = `upstream:${policy.name}`;
-
-  /**
-   * Empties the budget for `forMs`: the upstream said no request of ours can succeed before then.
-   * A store that is down only loses the drain: the next 429 says the same again.
-   */
-  async function drainBudget(forMs: number): Promise<void> {
-    if (forMs > 0) await deps.buckets.drain(budgetKey, policy.budget, forMs).catch(() => undefined);
-  }
-
-  /**
-   * Milliseconds until the upstream's window resets when its headers say it is spent (a 429, or
-   * nothing remaining), after draining the budget until then; undefined otherwise.
-   */
-  async function spentWindow(
-    statusCode: number,
-    headers: Dispatcher.ResponseData['headers'],
-  ): Promise<number | undefined> {
-    const names = policy.rateLimitHeaders;
-    if (!names) return undefined;
-    const header = (name: string) => {
-      const value = headers[name];
-      return Number((Array.isArray(value) ? value[0] : value)?.trim() || Number.NaN);
-    };
-    const resetAt = header(names.resetEpochSeconds) * 1000;
-    const remaining = header(names.remaining);
-    if (!Number.isFinite(resetAt) || (statusCode !== 429 && remaining !== 0)) return undefined;
-    const forMs = Math.max(0, resetAt - deps.clock.now().getTime());
-    await drainBudget(forMs);
-    return forMs;
-  }
-
-  /** Waits for a token of the budget, or fails when none comes before the deadline. */
-  async function takeBudget(deadline: number): Promise<void> {
-    for (;;) {
-      let taken: Awaited<ReturnType<TokenBucketStore['take']>>;
-      try {
-        taken = await deps.buckets.take(budgetKey, policy.budget);
-      } catch {
-        // The shared store is down: go ahead, as the API's rate limits do (the upstream's own
-        // 429s and the circuit breaker still hold us back).
-        return;
-      }
-      if (taken.allowed) return;
-      if (Date.now() + taken.retryAfterMs > deadline)
-        throw new UpstreamFailure('budget_exhausted', `${policy.name}: request budget exhausted`);
-      await wait(taken.retryAfterMs);
-    }
-  }
+  const budget = upstreamBudget(policy, { clock: deps.clock, buckets: deps.buckets, wait });
 
   async function attempt(request: UpstreamRequest): Promise<UpstreamResult> {
     const url = new URL(request.url);
@@ -319,7 +253,7 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
         `${policy.name}: the response broke off`,
       );
     }
-    const untilReset = await spentWindow(statusCode, response.headers);
+    const untilReset = await budget.spentWindow(statusCode, response.headers);
     const reading =
       request.text?.failureOf && (statusCode < 200 || statusCode >= 300)
         ? request.text.failureOf(statusCode, Buffer.concat(chunks).toString('utf8'))
@@ -327,7 +261,7 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
     if (reading) {
       // As a 429's Retry-After: until the register's limit has passed, any request is refused.
       if (reading.reason === 'rate_limited' && reading.waitMs !== undefined)
-        await drainBudget(reading.waitMs);
+        await budget.drain(reading.waitMs);
       throw new UpstreamFailure(
         reading.reason,
         `${policy.name}: ${reading.detail}`,
@@ -340,7 +274,7 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
       const askedMs = retryAfterMs(response.headers['retry-after'], deps.clock.now());
       // A 429's Retry-After holds for every call, not only this one's retry: until it has passed,
       // any request could only be refused again (and would count against us).
-      if (statusCode === 429 && askedMs !== undefined) await drainBudget(askedMs);
+      if (statusCode === 429 && askedMs !== undefined) await budget.drain(askedMs);
       throw new UpstreamFailure(
         statusCode === 429 ? 'rate_limited' : 'server_error',
         `${policy.name} answered ${statusCode}`,
@@ -374,7 +308,8 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
 
   async function withRetries(request: UpstreamRequest, deadline: number) {
     for (let tries = 0; ; tries++) {
-      await takeBudget(deadline);
+      if (!(await budget.take(deadline)))
+        throw new UpstreamFailure('budget_exhausted', `${policy.name}: request budget exhausted`);
       try {
         return await limit(() => attempt(request));
       } catch (error) {

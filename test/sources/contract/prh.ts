@@ -1,4 +1,5 @@
-import { type PRH_LEGAL_STATUS, prhSource } from '../../../src/sources/prh/prh-source.js';
+import type { PRH_LEGAL_STATUS } from '../../../src/sources/prh/prh-record.js';
+import { prhSource } from '../../../src/sources/prh/prh-source.js';
 import { fixture } from '../fake-register.js';
 import type { AdapterContract, StatusCase } from './adapter-contract.js';
 
