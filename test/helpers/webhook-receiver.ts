@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { publicAddressesOnly } from '../../src/modules/webhooks/address-policy.js';
+import { publicAddressesOnly } from '../../src/modules/webhooks/destination-policy.js';
 import type { WebhookNetwork } from '../../src/modules/webhooks/sender.js';
 
 const TLS = join(import.meta.dirname, '../fixtures/tls');

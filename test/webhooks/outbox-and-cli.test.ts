@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookDeliverer } from '../../src/jobs/webhook-deliverer.js';
 import { recordEvent } from '../../src/modules/monitors/events.service.js';
-import { publicAddressesOnly } from '../../src/modules/webhooks/address-policy.js';
+import { publicAddressesOnly } from '../../src/modules/webhooks/destination-policy.js';
 import { createWebhookSender } from '../../src/modules/webhooks/sender.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';

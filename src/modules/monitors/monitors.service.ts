@@ -13,6 +13,7 @@ import {
   type IdentifierLookup,
 } from '../checks/checks.service.js';
 import { scopeOf } from '../companies/companies.service.js';
+import { webhookUrlError } from '../webhooks/destination-policy.js';
 import { detectChanges, isObservation, severityOfChanges, snapshotOfCheck } from './changes.js';
 import { recordEvent } from './events.service.js';
 import {
@@ -47,7 +48,6 @@ import {
   updateMonitor,
 } from './monitors.store.js';
 import { newSigningSecret } from './signing-secret.js';
-import { webhookUrlError } from './webhook-url.js';
 
 export interface MonitorsDeps extends ChecksDeps {
   /** Live (not archived) monitors a workspace may have per environment. */

@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Agent } from 'undici';
-import { type AddressPolicy, publicAddressesOnly } from './address-policy.js';
+import { type AddressPolicy, publicAddressesOnly } from './destination-policy.js';
 
 /**
  * The webhook sender: one POST to a customer's URL, defended against server-side request forgery

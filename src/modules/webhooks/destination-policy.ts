@@ -1,4 +1,9 @@
+// Where a webhook may be delivered, in one place: the URL's text when a monitor is given one
+// (`webhookUrlError`, a 422 at create and PATCH), and every address its host resolves to when a
+// delivery is made (`publicAddressesOnly`, checked by the sender at each attempt). The first is a
+// courtesy that fails early; the second is the guard, since a public name can resolve anywhere.
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { FieldError, FieldErrorCode } from '../../http/problems.js';
 
 /**
@@ -128,3 +133,26 @@ export function webhookUrlError(raw: string): FieldError | undefined {
   }
   return undefined;
 }
+
+/**
+ * Which addresses a webhook may be delivered to: public unicast only, judged by ipaddr.js's
+ * special-purpose ranges rather than hand-written masks. Returns why an address is refused, or
+ * null when it may be connected to.
+ */
+export type AddressPolicy = (address: string) => string | null;
+
+// IPv6 forms that carry an IPv4 address for translation or tunnelling (NAT64, 6to4, Teredo, SIIT):
+// a receiver has no need of them, and each could smuggle a private IPv4 address past a naive check.
+const EMBEDDING_RANGES = new Set(['rfc6052', 'rfc6145', '6to4', 'teredo']);
+
+export const publicAddressesOnly: AddressPolicy = (address) => {
+  if (!ipaddr.isValid(address)) return 'not an IP address';
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+    else if (EMBEDDING_RANGES.has(v6.range())) return `an IPv4-embedding address (${v6.range()})`;
+  }
+  const range = parsed.range();
+  return range === 'unicast' ? null : `a ${range} address`;
+};

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FIELD_ERROR_CODES } from '../../src/http/problems.js';
 import { validatorCompiler } from '../../src/http/validation.js';
 import { MonitorUpdateBody } from '../../src/modules/monitors/monitors.schemas.js';
-import { webhookUrlError } from '../../src/modules/monitors/webhook-url.js';
+import { webhookUrlError } from '../../src/modules/webhooks/destination-policy.js';
 import { ACCEPTED_WEBHOOK_URLS, REFUSED_WEBHOOK_URLS } from '../helpers/webhook-urls.js';
 
 // The service calls webhookUrlError only for what the schema let through; the helper's URLs must be
