@@ -3,23 +3,14 @@ import type { DatabaseHandle } from '../db/database.js';
 import { gaveWayToAnotherTransaction } from '../db/dialect.js';
 import { claimDue, LeaseLostError } from '../db/leases.js';
 import type { MonitorRow } from '../db/schema.js';
-import { HttpProblem } from '../http/problems.js';
 import { toTimestamp } from '../lib/clock.js';
-import { lookUpIdentifier } from '../modules/checks/checks.service.js';
-import {
-  checkRequestOf,
-  type MonitorsDeps,
-  monitorPrincipal,
-  performRecheck,
-  recordUnpaidRecheck,
-  SCHEDULED_RECHECK,
-} from '../modules/monitors/monitors.service.js';
+import type { MonitorsDeps } from '../modules/monitors/monitors.service.js';
 import {
   DUE_MONITORS,
   findMonitorForRecheck,
   releaseMonitorLease,
 } from '../modules/monitors/monitors.store.js';
-import { unpaidReason } from '../modules/monitors/recheck-payment.js';
+import { commitScheduledRecheck, prepareRecheck } from '../modules/monitors/rechecks.service.js';
 import { inLanes, jobLoop } from './job-loop.js';
 
 export interface SchedulerOptions {
@@ -54,10 +45,6 @@ export interface MonitorScheduler {
   stop(): Promise<void>;
 }
 
-const isPaymentProblem = (error: unknown): error is HttpProblem =>
-  error instanceof HttpProblem &&
-  (error.code === 'paid_access_required' || error.code === 'insufficient_credits');
-
 /**
  * The scheduler: rechecks due monitors at their cadence (scheduled rechecks are billed under source
  * `monitoring`). Due work is data (`next_check_at`, leases), not timers, so any number of worker
@@ -74,43 +61,11 @@ export function createMonitorScheduler(
   const concurrency = options.concurrency ?? 16;
   const lease = { owner: options.owner };
 
+  // The sequence a manual run shares (rechecks.service.ts): payment, the registry, the commit.
   async function recheck(row: MonitorRow): Promise<'rechecked' | 'unpaid' | 'skipped'> {
-    const unpaid = await unpaidReason(db, deps, row);
-    if (unpaid) {
-      const done = await transact((trx) =>
-        recordUnpaidRecheck(trx, deps, row.id, unpaid.code, lease),
-      );
-      return done ? 'unpaid' : 'skipped';
-    }
-    const principal = monitorPrincipal(row);
-    // The registry is asked outside the unit of work, which must only talk to the database.
-    const lookup = await lookUpIdentifier(
-      deps,
-      principal,
-      checkRequestOf(row),
-      row.recheck_count + 1,
-    );
-    try {
-      return await transact(async (trx) => {
-        const fresh = await findMonitorForRecheck(trx, row.id, { lock: true });
-        if (!fresh || fresh.lease_owner !== lease.owner) throw new LeaseLostError(row.id);
-        // Paused or archived since it was claimed: not rechecked, and the claim is given back.
-        if (fresh.archived_at !== null || fresh.status === 'paused') {
-          await releaseMonitorLease(trx, row.id, lease.owner);
-          return 'skipped' as const;
-        }
-        const result = await performRecheck(trx, deps, fresh, lookup, SCHEDULED_RECHECK, lease);
-        if (!result) throw new LeaseLostError(row.id);
-        return 'rechecked' as const;
-      });
-    } catch (error) {
-      // Credits spent by another request since they were read: the debit refused, so record it.
-      if (!isPaymentProblem(error)) throw error;
-      const done = await transact((trx) =>
-        recordUnpaidRecheck(trx, deps, row.id, error.code as 'insufficient_credits', lease),
-      );
-      return done ? 'unpaid' : 'skipped';
-    }
+    const prepared = await prepareRecheck(db, transact, deps, row, lease);
+    if (!prepared.paid) return prepared.recorded ? 'unpaid' : 'skipped';
+    return commitScheduledRecheck(transact, deps, row.id, prepared.lookup, lease);
   }
 
   async function tick(): Promise<TickResult> {

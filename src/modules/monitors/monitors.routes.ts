@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { checkFormat } from '../../formats/registry.js';
 import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
 import {
@@ -10,8 +9,6 @@ import {
 } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import { answersInProcess } from '../../sources/registry-source.js';
-import { lookUpIdentifier } from '../checks/checks.service.js';
-import { assertCanPay } from '../usage/usage.service.js';
 import {
   MonitorArchiveResponseSchema,
   MonitorCreateBody,
@@ -23,18 +20,15 @@ import {
 } from './monitors.schemas.js';
 import {
   archiveMonitor,
-  assertBaselineUsable,
-  assertMonitorCreatable,
-  checkRequestOf,
   createMonitor,
   getMonitor,
   listMonitors,
   type MonitorsDeps,
+  prepareMonitorCreate,
   requireMonitor,
-  runMonitor,
   updateMonitorSettings,
 } from './monitors.service.js';
-import { assertRunPaid } from './recheck-payment.js';
+import { prepareRecheck, runMonitor } from './rechecks.service.js';
 
 const monitorIdOf = (params: unknown) => (params as { monitor_id: string }).monitor_id;
 
@@ -69,15 +63,7 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
     async (request, reply) => {
       const principal = requirePrincipal(request);
       const body = request.body as MonitorCreateRequest;
-      const country = body.country_code.toUpperCase();
-      await assertMonitorCreatable(db, deps, principal, body, {
-        country,
-        format: checkFormat(country, body.identifier_type, body.identifier),
-        source: deps.sourceFor(principal),
-      });
-      await assertCanPay(db, principal, 'monitors.baseline');
-      const lookup = await lookUpIdentifier(deps, principal, body);
-      assertBaselineUsable(lookup);
+      const lookup = await prepareMonitorCreate(db, deps, principal, body);
       return completeOperation(request, reply, transact, 201, async (trx) => ({
         body: await createMonitor(trx, deps, principal, body, lookup, request.channel),
       }));
@@ -226,15 +212,11 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
       const principal = requirePrincipal(request);
       const id = monitorIdOf(request.params);
       const row = await requireMonitor(db, principal, id);
-      await assertRunPaid(db, transact, deps, row);
-      const lookup = await lookUpIdentifier(
-        deps,
-        principal,
-        checkRequestOf(row),
-        row.recheck_count + 1,
-      );
+      // One that cannot be paid for answers 402, once the monitor has recorded it needs credits.
+      const recheck = await prepareRecheck(db, transact, deps, row);
+      if (!recheck.paid) throw recheck.problem;
       return completeOperation(request, reply, transact, 200, async (trx) => ({
-        body: await runMonitor(trx, deps, principal, id, lookup, request.channel),
+        body: await runMonitor(trx, deps, principal, id, recheck.lookup, request.channel),
       }));
     },
   );

@@ -1,46 +1,36 @@
 import type { Kysely } from 'kysely';
 import type { Database, MonitorRow, MonitorsTable, UsageSource } from '../../db/schema.js';
+import { checkFormat } from '../../formats/registry.js';
 import type { Page, PageRequest, Paginator } from '../../http/pagination.js';
 import { HttpProblem } from '../../http/problems.js';
 import { toTimestamp } from '../../lib/clock.js';
 import { isIdOf } from '../../lib/ids.js';
 import type { Principal } from '../accounts/principal.js';
-import type { Check, CheckCreateRequest } from '../checks/checks.schemas.js';
+import type { CheckCreateRequest } from '../checks/checks.schemas.js';
 import {
-  type CheckChannel,
   type ChecksDeps,
   createCheck,
   type IdentifierLookup,
+  lookUpIdentifier,
 } from '../checks/checks.service.js';
 import { scopeOf } from '../companies/companies.service.js';
+import { assertCanPay } from '../usage/usage.service.js';
 import { webhookUrlError } from '../webhooks/destination-policy.js';
-import { detectChanges, isObservation, severityOfChanges, snapshotOfCheck } from './changes.js';
+import { isObservation, snapshotOfCheck } from './changes.js';
 import { recordEvent } from './events.service.js';
-import {
-  afterRecheck,
-  afterWebhookRecovered,
-  MONTHLY_CHECKS,
-  nextRegularCheck,
-  type RecheckOutcome,
-  statusWhenResumed,
-} from './monitor-states.js';
+import { applyTransition, toMonitor } from './monitor-rows.js';
+import { afterWebhookRecovered, nextRegularCheck, statusWhenResumed } from './monitor-states.js';
 import type {
   Monitor,
-  MonitorChange,
   MonitorCreateRequest,
   MonitorCreateResponse,
-  MonitorRunResponse,
-  MonitorSnapshot,
   MonitorUpdateRequest,
   MonitorUpdateResponse,
-  WatchedField,
 } from './monitors.schemas.js';
 import { WATCHED_FIELDS } from './monitors.schemas.js';
 import {
-  completeLeasedRecheck,
   countLiveMonitors,
   findMonitor,
-  findMonitorForRecheck,
   insertMonitor,
   listMonitorRows,
   lockWorkspaceForMonitors,
@@ -49,59 +39,12 @@ import {
 } from './monitors.store.js';
 import { newSigningSecret } from './signing-secret.js';
 
+// A monitor's lifecycle: create (with its baseline check), get, list, update and archive. Its
+// rechecks, manual and scheduled, are in rechecks.service.ts.
+
 export interface MonitorsDeps extends ChecksDeps {
   /** Live (not archived) monitors a workspace may have per environment. */
   monitorSlots: number;
-}
-
-/** A monitor's rechecks act for its workspace and environment, whoever started them. */
-export function monitorPrincipal(row: Pick<MonitorRow, 'workspace_id' | 'environment'>): Principal {
-  return { workspaceId: row.workspace_id, environment: row.environment, keyId: '', scopes: [] };
-}
-
-/** The check request a monitor repeats: its identifier and the caller's own fields. */
-export function checkRequestOf(row: MonitorRow): CheckCreateRequest {
-  return {
-    identifier_type: row.identifier_type,
-    identifier: row.identifier_input,
-    country_code: row.country_code,
-    ...(row.company_name !== null ? { company_name: row.company_name } : {}),
-    ...(row.client_reference !== null ? { client_reference: row.client_reference } : {}),
-    ...(row.metadata !== null ? { metadata: JSON.parse(row.metadata) } : {}),
-  };
-}
-
-export function toMonitor(row: MonitorRow): Monitor {
-  return {
-    id: row.id,
-    object: 'vat_monitor',
-    environment: row.environment,
-    status: row.status,
-    health: row.health,
-    identifier: {
-      type: row.identifier_type,
-      input: row.identifier_input,
-      normalized: row.identifier_normalized,
-      country_code: row.country_code,
-    },
-    ...(row.company_name !== null ? { company_name: row.company_name } : {}),
-    ...(row.client_reference !== null ? { client_reference: row.client_reference } : {}),
-    ...(row.metadata !== null ? { metadata: JSON.parse(row.metadata) } : {}),
-    cadence: row.cadence,
-    watched_fields: JSON.parse(row.watched_fields),
-    ...(row.webhook_url !== null ? { webhook_url: row.webhook_url } : {}),
-    baseline_check_id: row.baseline_check_id,
-    latest_check_id: row.latest_check_id,
-    latest_snapshot: JSON.parse(row.latest_snapshot),
-    last_checked_at: row.last_checked_at,
-    next_check_at: row.next_check_at,
-    ...(row.last_event_at !== null ? { last_event_at: row.last_event_at } : {}),
-    failure_count: row.failure_count,
-    ...(row.last_error_code !== null ? { last_error_code: row.last_error_code } : {}),
-    estimated_monthly_checks: MONTHLY_CHECKS[row.cadence],
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
 }
 
 function assertWebhookUrl(url: string | null | undefined): void {
@@ -150,7 +93,7 @@ async function assertSlotFree(
  * up, charged or written: the webhook URL, a free slot, and a number a registry can be asked about
  * (a monitor on an invalid number, or one no source covers, could never detect anything).
  */
-export async function assertMonitorCreatable(
+async function assertMonitorCreatable(
   db: Kysely<Database>,
   deps: MonitorsDeps,
   principal: Principal,
@@ -186,7 +129,7 @@ export async function assertMonitorCreatable(
 }
 
 /** A registry answer that names several companies cannot start a monitor of one company. */
-export function assertBaselineUsable(lookup: IdentifierLookup): void {
+function assertBaselineUsable(lookup: IdentifierLookup): void {
   if (lookup.lookup?.outcome === 'ambiguous') {
     throw new HttpProblem('validation_failed', {
       detail: `${lookup.lookup.companies.length} companies in the registry carry this number, so it cannot identify one company to monitor. Search by name (POST /companies/search) and monitor the company's registration number.`,
@@ -197,10 +140,29 @@ export function assertBaselineUsable(lookup: IdentifierLookup): void {
   }
 }
 
-export const SCHEDULED_RECHECK: CheckChannel = {
-  source: 'monitoring',
-  operation: 'monitors.scheduled_check',
-};
+/**
+ * What POST /monitors does before its unit of work, in the documented order of refusals
+ * (docs/decisions.md, "Order of refusals on create"): the webhook URL, the number, a free slot,
+ * then paid access and credits, all before the registry is asked; then the registry's answer,
+ * outside any transaction, which must name one company.
+ */
+export async function prepareMonitorCreate(
+  db: Kysely<Database>,
+  deps: MonitorsDeps,
+  principal: Principal,
+  request: MonitorCreateRequest,
+): Promise<IdentifierLookup> {
+  const country = request.country_code.toUpperCase();
+  await assertMonitorCreatable(db, deps, principal, request, {
+    country,
+    format: checkFormat(country, request.identifier_type, request.identifier),
+    source: deps.sourceFor(principal),
+  });
+  await assertCanPay(db, principal, 'monitors.baseline');
+  const lookup = await lookUpIdentifier(deps, principal, request);
+  assertBaselineUsable(lookup);
+  return lookup;
+}
 
 /**
  * POST /monitors, in the caller's unit of work: the baseline check (billed as `monitors.baseline`),
@@ -287,19 +249,6 @@ export async function createMonitor(
     baseline_check: check,
     ...(secret !== null ? { webhook_signing_secret: secret } : {}),
   };
-}
-
-/** The state machine's decision (monitor-states.ts), as the columns it changes. */
-function applyTransition(row: MonitorsTable, outcome: RecheckOutcome, now: Date) {
-  const next = afterRecheck(row, outcome, now);
-  const update: MonitorUpdate = {
-    status: next.status,
-    health: next.health,
-    failure_count: next.failure_count,
-    last_error_code: next.last_error_code,
-    next_check_at: toTimestamp(next.next_check_at),
-  };
-  return { update, events: next.events };
 }
 
 export async function getMonitor(
@@ -406,144 +355,4 @@ export async function archiveMonitor(
     lease_expires_at: null,
   });
   return { archived: true };
-}
-
-export interface RecheckResult {
-  monitor: MonitorRow;
-  check: Check;
-  changes: MonitorChange[];
-  eventId: string | null;
-}
-
-/**
- * One recheck, scheduled or manual, in the caller's unit of work: the check (billed for its
- * channel), the comparison with the latest snapshot on the watched fields, the monitor's new state
- * and the events, all committed together. A scheduled recheck passes its lease: if the lease was
- * lost meanwhile, nothing is written (`completeLeasedRecheck` returns false and the caller rolls
- * back), so a recheck repeated after a crash reports each change once.
- */
-export async function performRecheck(
-  db: Kysely<Database>,
-  deps: MonitorsDeps,
-  row: MonitorRow,
-  lookup: IdentifierLookup,
-  channel: CheckChannel,
-  lease?: { owner: string },
-): Promise<RecheckResult | undefined> {
-  const now = deps.clock.now();
-  const at = toTimestamp(now);
-  const check = await createCheck(
-    db,
-    deps,
-    monitorPrincipal(row),
-    checkRequestOf(row),
-    lookup,
-    channel,
-  );
-  const snapshot = snapshotOfCheck(check);
-  const previous = JSON.parse(row.latest_snapshot) as MonitorSnapshot;
-  const observed = isObservation(snapshot);
-  const transition = applyTransition(
-    row,
-    { kind: observed ? 'observed' : 'source_unavailable' },
-    now,
-  );
-  // A baseline the registry never answered is replaced by the first answer, not compared with it.
-  const changes = detectChanges(
-    previous,
-    snapshot,
-    JSON.parse(row.watched_fields) as WatchedField[],
-  );
-  let updated: MonitorRow = {
-    ...row,
-    ...transition.update,
-    latest_check_id: check.id,
-    // The latest snapshot is the latest observation: an outage does not replace what is known.
-    latest_snapshot: observed ? JSON.stringify(snapshot) : row.latest_snapshot,
-    last_checked_at: at,
-    recheck_count: row.recheck_count + 1,
-    updated_at: at,
-  };
-  let eventId: string | null = null;
-  for (const event of transition.events) {
-    eventId = await recordEvent(db, deps, updated, { ...event, changes: [] }, now);
-  }
-  if (changes.length > 0) {
-    eventId = await recordEvent(
-      db,
-      deps,
-      updated,
-      {
-        type: 'vat.monitor.change_detected',
-        severity: severityOfChanges(changes),
-        changes,
-        check_id: check.id,
-        snapshot,
-      },
-      now,
-    );
-  }
-  if (eventId !== null) updated = { ...updated, last_event_at: at };
-  const { id, workspace_id: _w, environment: _e, ...columns } = updated;
-  if (lease) {
-    if (!(await completeLeasedRecheck(db, id, lease.owner, at, columns))) return undefined;
-  } else {
-    await updateMonitor(db, id, columns);
-  }
-  return { monitor: updated, check, changes, eventId };
-}
-
-/** POST /monitors/{id}/run, in the caller's unit of work (billed as `monitors.run`). */
-export async function runMonitor(
-  db: Kysely<Database>,
-  deps: MonitorsDeps,
-  principal: Principal,
-  id: string,
-  lookup: IdentifierLookup,
-  source: UsageSource,
-): Promise<MonitorRunResponse> {
-  const row = await requireMonitor(db, principal, id, { lock: true });
-  const result = await performRecheck(db, deps, row, lookup, { source, operation: 'monitors.run' });
-  if (!result) throw new Error('a manual run holds no lease');
-  return {
-    monitor: toMonitor(result.monitor),
-    check: result.check,
-    changes: result.changes,
-    event_id: result.eventId,
-  };
-}
-
-/**
- * A recheck that could not be paid for (live without paid access or credits, or a sandbox
- * timeline's simulated shortage): no check is made; the monitor moves to `needs_credits` (once,
- * with its event) and looks again later, resuming on its own when credits are back.
- */
-export async function recordUnpaidRecheck(
-  db: Kysely<Database>,
-  deps: MonitorsDeps,
-  monitorId: string,
-  code: 'paid_access_required' | 'insufficient_credits' | 'simulated_credit_shortage',
-  lease?: { owner: string },
-): Promise<boolean> {
-  const row = await findMonitorForRecheck(db, monitorId, { lock: true });
-  if (!row || row.archived_at !== null) return false;
-  if (lease && row.lease_owner !== lease.owner) return false;
-  const now = deps.clock.now();
-  const at = toTimestamp(now);
-  const transition = applyTransition(row, { kind: 'unpaid', code }, now);
-  let updated: MonitorRow = {
-    ...row,
-    ...transition.update,
-    // A sandbox timeline moves on past its simulated shortage.
-    recheck_count: code === 'simulated_credit_shortage' ? row.recheck_count + 1 : row.recheck_count,
-    updated_at: at,
-  };
-  for (const event of transition.events) {
-    await recordEvent(db, deps, updated, { ...event, changes: [] }, now);
-    updated = { ...updated, last_event_at: at };
-  }
-  const { id, workspace_id: _w, environment: _e, ...columns } = updated;
-  if (lease) return completeLeasedRecheck(db, id, lease.owner, at, columns);
-  await updateMonitor(db, id, columns);
-  return true;
 }
