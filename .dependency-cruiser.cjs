@@ -6,7 +6,7 @@
 
 /** Everything that calls into the domain: nothing below the modules may reach these. */
 const CALLERS =
-  '^src/(app|server|worker|domain)\\.ts$|^src/(dashboard|mcp|cli|jobs)/|^src/modules/.+\\.(service|store|routes)\\.ts$|^src/modules/accounts/key-verifier\\.ts$';
+  '^src/(app|server|worker|domain|runtime)\\.ts$|^src/(dashboard|mcp|cli|jobs)/|^src/modules/.+\\.(service|store|routes)\\.ts$|^src/modules/accounts/key-verifier\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -78,7 +78,7 @@ module.exports = {
       comment: 'Modules are called by the app, the jobs and the front doors, never the reverse.',
       severity: 'error',
       from: { path: '^src/modules/' },
-      to: { path: '^src/(app|server|worker|domain)\\.ts$|^src/(dashboard|mcp|cli|jobs)/' },
+      to: { path: '^src/(app|server|worker|domain|runtime)\\.ts$|^src/(dashboard|mcp|cli|jobs)/' },
     },
   ],
   options: {

@@ -7,7 +7,7 @@ import type { DatabaseHandle } from './db/database.js';
 import type { Transact } from './db/group-commit.js';
 import type { Database } from './db/schema.js';
 import { loadServiceSecret } from './db/service-secrets.js';
-import { domainDeps, type Sources } from './domain.js';
+import { type DomainDeps, domainDeps, type Sources } from './domain.js';
 import { FORMAT_RULES } from './formats/registry.js';
 import { registerAuth } from './http/auth.js';
 import { registerChannels } from './http/channel.js';
@@ -75,6 +75,11 @@ export interface AppDeps {
   rateLimit: { store: TokenBucketStore; policies: RateLimitPolicies };
   /** How long a verified key is trusted without a database lookup (default 500 ms). */
   keyCacheTtlMs?: number;
+  /**
+   * The domain dependencies, when the process built them already (src/runtime.ts) to share them
+   * with its background work; then `sources`, `snapshotsPerDay` and `monitorSlots` are not read.
+   */
+  domain?: DomainDeps;
   /** Registry sources per environment (default `defaultSources()`: no live register). */
   sources?: Sources;
   /** New company snapshots per workspace, environment and UTC day (default 10,000). */
@@ -200,7 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(discoveryRoutes, { urls });
   await app.register(referenceRoutes, { urls });
-  const domain = domainDeps(deps);
+  const domain = deps.domain ?? domainDeps(deps);
   const { sources } = domain;
   await app.register(countriesRoutes, {
     capabilities: {

@@ -8,6 +8,9 @@ import { sandboxSource } from './sources/sandbox/sandbox-source.js';
 
 export type Sources = Record<EnvironmentName, RegistrySource>;
 
+/** What every domain service takes, with the sources per environment it was built from. */
+export type DomainDeps = MonitorsDeps & { sources: Sources };
+
 /**
  * The registry sources when none are given (tests, embedding): the sandbox fixtures, and no live
  * register. `serve` and `firmwatch worker` pass the live registers LIVE_SOURCES configures
@@ -27,7 +30,7 @@ export function domainDeps(options: {
   sources?: Sources;
   snapshotsPerDay?: number;
   monitorSlots?: number;
-}): MonitorsDeps & { sources: Sources } {
+}): DomainDeps {
   const sources = options.sources ?? defaultSources();
   return {
     clock: options.clock,

@@ -2,23 +2,15 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { type Config, defaultPublicBaseUrl, listeningUrl } from './config.js';
-import { createDatabase, type DatabaseHandle } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { domainDeps } from './domain.js';
+import type { DatabaseHandle } from './db/database.js';
 import { scheduleIdempotencyPurge } from './jobs/idempotency-purge.js';
 import { scheduleMirrorCoverageRefresh } from './jobs/mirror-coverage.js';
 import { scheduleSnapshotRetention } from './jobs/snapshot-retention.js';
-import { systemClock } from './lib/clock.js';
-import { createIdGenerator } from './lib/ids.js';
-import { createLogger } from './lib/logger.js';
-import { connectRedisBuckets, memoryTokenBuckets } from './lib/token-bucket.js';
 import { createStarterWorkspace } from './modules/accounts/accounts.service.js';
 import { addUserToWorkspace } from './modules/users/users.service.js';
-import { createLiveSource, type LiveSource } from './sources/live-sources.js';
-import { sandboxSource } from './sources/sandbox/sandbox-source.js';
+import { startRuntime } from './runtime.js';
 import { type BackgroundWorkOptions, startBackgroundWork } from './worker.js';
 
 export interface StarterWorkspace {
@@ -58,26 +50,9 @@ export async function startServer(
   config: Config,
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const logger = createLogger(
-    config.logLevel,
-    pino.destination({ dest: options.logDestination ?? 1, sync: true }),
-  );
-  const database = createDatabase(config.database, {
-    checkpointInBackground: {
-      onError: (error) => logger.warn({ err: error }, 'background WAL checkpoints stopped'),
-    },
-    onConnectionError: (error) => logger.warn({ err: error }, 'database connection closed'),
-  });
-  const rateLimitStore = config.redisUrl
-    ? connectRedisBuckets(config.redisUrl, logger)
-    : memoryTokenBuckets();
-  let live: LiveSource | undefined;
+  const runtime = await startRuntime(config, options);
+  const { log: logger, database, live, clock, newId, domain } = runtime;
   try {
-    const migration = await migrateToLatest(database);
-    logger.info({ applied: migration.applied, dialect: database.dialect }, 'database ready');
-
-    const clock = systemClock;
-    const newId = createIdGenerator(clock);
     // Only the embedded default: a PostgreSQL deployment is provisioned deliberately (CLI).
     const starter =
       database.dialect === 'sqlite'
@@ -91,30 +66,16 @@ export async function startServer(
         { email: STARTER_USER_EMAIL, workspaceId: starter.workspace.id, role: 'owner' },
       ));
 
-    // Upstream budgets share the rate limits' store: Redis when configured, so every node stays
-    // inside one key's limit together.
-    live = createLiveSource(config.liveSources, { database, clock, buckets: rateLimitStore });
-    // Which mirrors have data is read before the first request, then every minute (below).
-    await live.refreshMirrors();
-    const domain = domainDeps({
-      clock,
-      newId,
-      sources: { sandbox: sandboxSource(), live },
-      snapshotsPerDay: config.snapshotsPerDay,
-      monitorSlots: config.monitorSlots,
-    });
     let baseUrl = config.publicBaseUrl ?? '';
     const app = await buildApp({
-      sources: domain.sources,
-      monitorSlots: config.monitorSlots,
+      domain,
       httpLimits: config.http,
       database,
       clock,
       newId,
       logger,
       publicBaseUrl: () => baseUrl,
-      rateLimit: { store: rateLimitStore, policies: config.rateLimits },
-      snapshotsPerDay: config.snapshotsPerDay,
+      rateLimit: { store: runtime.buckets, policies: config.rateLimits },
     });
     await options.beforeListen?.(app);
     const receiving = trackRequestBodies(app.server);
@@ -162,17 +123,13 @@ export async function startServer(
           await sleep(config.http.shutdownDrainMs);
           receiving.dropIncomplete();
           await app.close();
-          await live?.close();
-          await rateLimitStore.close();
         } finally {
-          await database.destroy();
+          await runtime.close();
         }
       },
     };
   } catch (error) {
-    await live?.close();
-    await rateLimitStore.close();
-    await database.destroy();
+    await runtime.close();
     throw error;
   }
 }

@@ -1,23 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import type { Config, MirrorsConfig } from './config.js';
-import { createDatabase, type DatabaseHandle } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { domainDeps } from './domain.js';
+import type { DatabaseHandle } from './db/database.js';
 import { scheduleMirrorCoverageRefresh } from './jobs/mirror-coverage.js';
 import { createMirrorRefresher } from './jobs/mirror-refresher.js';
 import { createMonitorScheduler } from './jobs/monitor-scheduler.js';
 import { createWebhookDeliverer } from './jobs/webhook-deliverer.js';
-import { systemClock } from './lib/clock.js';
-import { createIdGenerator } from './lib/ids.js';
-import { createLogger } from './lib/logger.js';
-import { connectRedisBuckets, memoryTokenBuckets } from './lib/token-bucket.js';
 import type { MonitorsDeps } from './modules/monitors/monitors.service.js';
 import { createWebhookSender, type WebhookNetwork } from './modules/webhooks/sender.js';
-import { createLiveSource } from './sources/live-sources.js';
-import { sandboxSource } from './sources/sandbox/sandbox-source.js';
+import { startRuntime } from './runtime.js';
 
 /** A name for this process's leases: unique, and readable in the database when debugging. */
 export function workerName(): string {
@@ -98,39 +91,10 @@ export async function startWorker(
   config: Config,
   options: { logDestination?: 1 | 2 } & BackgroundWorkOptions = {},
 ): Promise<RunningWorker> {
-  const log = createLogger(
-    config.logLevel,
-    pino.destination({ dest: options.logDestination ?? 1, sync: true }),
-  );
-  // Its commits (rechecks, delivery attempts) leave the WAL copy to a thread of its own, as serve's.
-  const database = createDatabase(config.database, {
-    checkpointInBackground: {
-      onError: (error) => log.warn({ err: error }, 'background WAL checkpoints stopped'),
-    },
-    onConnectionError: (error) => log.warn({ err: error }, 'database connection closed'),
-  });
-  // Rechecks ask the live registers, inside the same budgets as the API nodes.
-  const buckets = config.redisUrl
-    ? connectRedisBuckets(config.redisUrl, log)
-    : memoryTokenBuckets();
-  const clock = systemClock;
-  const live = createLiveSource(config.liveSources, { database, clock, buckets });
-  const release = async () => {
-    await live.close();
-    await buckets.close();
-    await database.destroy();
-  };
+  const runtime = await startRuntime(config, options);
+  const { log, database, live, domain } = runtime;
   try {
-    await migrateToLatest(database);
-    await live.refreshMirrors();
-    const deps = domainDeps({
-      clock,
-      newId: createIdGenerator(clock),
-      sources: { sandbox: sandboxSource(), live },
-      snapshotsPerDay: config.snapshotsPerDay,
-      monitorSlots: config.monitorSlots,
-    });
-    const work = startBackgroundWork(database, deps, log, {
+    const work = startBackgroundWork(database, domain, log, {
       ...options,
       monitorLeaseMs: config.monitorLeaseMs,
       mirrors: config.mirrors,
@@ -145,12 +109,12 @@ export async function startWorker(
         try {
           await work.stop();
         } finally {
-          await release();
+          await runtime.close();
         }
       },
     };
   } catch (error) {
-    await release();
+    await runtime.close();
     throw error;
   }
 }
