@@ -1,0 +1,46 @@
+import type { Generated } from 'kysely';
+
+// Register mirrors: each mirror, its imported versions and their companies.
+
+export interface MirrorsTable {
+  name: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+}
+
+export type MirrorVersionState = 'importing' | 'ready' | 'superseded' | 'failed';
+
+export interface MirrorVersionsTable {
+  id: string;
+  mirror_name: string;
+  state: MirrorVersionState;
+  retrieved_at: string;
+  file: string;
+  imported_rows: Generated<number>;
+  skipped_rows: Generated<number>;
+  skipped_examples: Generated<string>;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+  /** Companies added, removed or changed since the version this one superseded (null: none). */
+  changed_companies: Generated<number | null>;
+  /** Monitors that diff made due now (null: no previous version). */
+  monitors_made_due: Generated<number | null>;
+}
+
+export interface MirrorCompaniesTable {
+  version_id: string;
+  register_key: string;
+  country_code: string;
+  tax_identifier: string | null;
+  registration_number: string | null;
+  vat_number: string | null;
+  legal_name: string;
+  folded_name: string;
+  company_legal_status: string;
+  raw_status: string | null;
+  legal_form: string | null;
+  incorporation_date: string | null;
+  address: string | null;
+  city_or_state: string | null;
+}
