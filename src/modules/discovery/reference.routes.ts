@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   type OpenApiDocument,
   problemTypeCatalogue,
@@ -9,7 +9,10 @@ import { renderReferencePage } from '../../http/reference-page.js';
 import type { PublicUrls } from './discovery.service.js';
 
 /** The `openapi` and `documentation` URIs of discovery. Not API operations: hidden from the doc. */
-export const referenceRoutes: FastifyPluginAsync<{ urls: PublicUrls }> = async (app, { urls }) => {
+export const referenceRoutes: FastifyPluginAsyncTypebox<{ urls: PublicUrls }> = async (
+  app,
+  { urls },
+) => {
   // Built once per base URL on first request: the document is fixed once the app is ready.
   let cached: { base: string; doc: OpenApiDocument; json: string; html: string } | undefined;
   const current = () => {

@@ -1,12 +1,12 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { requirePrincipal } from '../../http/auth.js';
-import { ListSchema, type PageRequest, PaginationQueryProperties } from '../../http/pagination.js';
+import { ListSchema, PaginationQueryProperties } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import { FORMAT_DESCRIPTION } from '../../http/validation.js';
 import { ID_CHARS } from '../../lib/ids.js';
 import { getMonitorEvent, listMonitorEvents } from './events.service.js';
-import { EventParams } from './monitors.schemas.js';
+import { EventParams, type MonitorEvent } from './monitors.schemas.js';
 
 const EventListQuery = Type.Object(
   {
@@ -22,7 +22,7 @@ const EventListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const eventsRoutes: FastifyPluginAsync = async (app) => {
+export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, paginator } = app.context;
 
   app.get(
@@ -35,19 +35,14 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
         tags: ['Monitoring events'],
         querystring: EventListQuery,
         response: {
-          200: ListSchema({ $ref: 'MonitorEvent#' } as never),
+          200: ListSchema(Type.Unsafe<MonitorEvent>({ $ref: 'MonitorEvent#' })),
           ...problemResponses(400, 401, 403, 422, 429, 500),
         },
       },
     },
     async (request) => {
-      const page = await listMonitorEvents(
-        db,
-        paginator,
-        requirePrincipal(request),
-        request.query as PageRequest & { monitor_id?: string },
-      );
-      return { object: 'list', data: page.rows, pagination: page.pagination };
+      const page = await listMonitorEvents(db, paginator, requirePrincipal(request), request.query);
+      return { object: 'list' as const, data: page.rows, pagination: page.pagination };
     },
   );
 
@@ -66,11 +61,6 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
         },
       },
     },
-    async (request) =>
-      getMonitorEvent(
-        db,
-        requirePrincipal(request),
-        (request.params as { event_id: string }).event_id,
-      ),
+    async (request) => getMonitorEvent(db, requirePrincipal(request), request.params.event_id),
   );
 };

@@ -1,20 +1,20 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { checkFormat } from '../../formats/registry.js';
 import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
-import { ListSchema, type PageRequest, PaginationQuery } from '../../http/pagination.js';
+import { ListSchema, PaginationQuery } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import { answersInProcess } from '../../sources/registry-source.js';
 import { lookUpIdentifier } from '../checks/checks.service.js';
 import { assertCanPay } from '../usage/usage.service.js';
 import {
+  type Monitor,
   MonitorArchiveResponseSchema,
   MonitorCreateBody,
-  type MonitorCreateRequest,
   MonitorParams,
   MonitorRunBody,
   MonitorUpdateBody,
-  type MonitorUpdateRequest,
 } from './monitors.schemas.js';
 import {
   archiveMonitor,
@@ -31,9 +31,10 @@ import {
 } from './monitors.service.js';
 import { assertRunPaid } from './recheck-payment.js';
 
-const monitorIdOf = (params: unknown) => (params as { monitor_id: string }).monitor_id;
-
-export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async (app, { deps }) => {
+export const monitorsRoutes: FastifyPluginAsyncTypebox<{ deps: MonitorsDeps }> = async (
+  app,
+  { deps },
+) => {
   const { db, transact, paginator } = app.context;
 
   app.post(
@@ -63,7 +64,7 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
-      const body = request.body as MonitorCreateRequest;
+      const body = request.body;
       const country = body.country_code.toUpperCase();
       await assertMonitorCreatable(db, deps, principal, body, {
         country,
@@ -89,19 +90,14 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
         tags: ['Monitors'],
         querystring: PaginationQuery,
         response: {
-          200: ListSchema({ $ref: 'Monitor#' } as never),
+          200: ListSchema(Type.Unsafe<Monitor>({ $ref: 'Monitor#' })),
           ...problemResponses(400, 401, 403, 422, 429, 500),
         },
       },
     },
     async (request) => {
-      const page = await listMonitors(
-        db,
-        paginator,
-        requirePrincipal(request),
-        request.query as PageRequest,
-      );
-      return { object: 'list', data: page.rows, pagination: page.pagination };
+      const page = await listMonitors(db, paginator, requirePrincipal(request), request.query);
+      return { object: 'list' as const, data: page.rows, pagination: page.pagination };
     },
   );
 
@@ -120,7 +116,7 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
         },
       },
     },
-    async (request) => getMonitor(db, requirePrincipal(request), monitorIdOf(request.params)),
+    async (request) => getMonitor(db, requirePrincipal(request), request.params.monitor_id),
   );
 
   app.patch(
@@ -149,15 +145,9 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
-      const id = monitorIdOf(request.params);
+      const id = request.params.monitor_id;
       return completeOperation(request, reply, transact, 200, async (trx) => ({
-        body: await updateMonitorSettings(
-          trx,
-          deps,
-          principal,
-          id,
-          request.body as MonitorUpdateRequest,
-        ),
+        body: await updateMonitorSettings(trx, deps, principal, id, request.body),
       }));
     },
   );
@@ -187,7 +177,7 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
-      const id = monitorIdOf(request.params);
+      const id = request.params.monitor_id;
       return completeOperation(request, reply, transact, 200, async (trx) => ({
         body: await archiveMonitor(trx, deps, principal, id),
       }));
@@ -219,7 +209,7 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
-      const id = monitorIdOf(request.params);
+      const id = request.params.monitor_id;
       const row = await requireMonitor(db, principal, id);
       await assertRunPaid(db, transact, deps, row);
       const lookup = await lookUpIdentifier(
