@@ -3,8 +3,8 @@ import type { DatabaseHandle } from '../db/database.js';
 import { gaveWayToAnotherTransaction } from '../db/dialect.js';
 import { claimDue, LeaseLostError } from '../db/leases.js';
 import type { MonitorRow } from '../db/schema.js';
-import { HttpProblem } from '../http/problems.js';
 import { toTimestamp } from '../lib/clock.js';
+import { DomainProblem } from '../lib/problem.js';
 import { lookUpIdentifier } from '../modules/checks/checks.service.js';
 import {
   checkRequestOf,
@@ -54,8 +54,8 @@ export interface MonitorScheduler {
   stop(): Promise<void>;
 }
 
-const isPaymentProblem = (error: unknown): error is HttpProblem =>
-  error instanceof HttpProblem &&
+const isPaymentProblem = (error: unknown): error is DomainProblem =>
+  error instanceof DomainProblem &&
   (error.code === 'paid_access_required' || error.code === 'insufficient_credits');
 
 /**

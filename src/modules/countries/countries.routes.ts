@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { EnvironmentName } from '../../db/schema.js';
 import { MAX_LIMIT } from '../../http/pagination.js';
-import { HttpProblem } from '../../http/problems.js';
 import { problemResponses } from '../../http/responses.js';
+import { DomainProblem } from '../../lib/problem.js';
 import {
   type CountryCapability,
   CountryCapabilitySchema,
@@ -64,7 +64,7 @@ export const countriesRoutes: FastifyPluginAsyncTypebox<{
       const { country_code } = request.params;
       const country = findCountry(capabilitiesFor(request), country_code);
       if (!country) {
-        throw new HttpProblem('not_found', {
+        throw new DomainProblem('not_found', {
           detail: `No capabilities are published for country ${country_code.slice(0, 10)}; GET /v1/countries lists them.`,
         });
       }

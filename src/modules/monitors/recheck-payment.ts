@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Transact } from '../../db/group-commit.js';
 import type { Database, MonitorRow } from '../../db/schema.js';
-import { HttpProblem } from '../../http/problems.js';
+import { DomainProblem } from '../../lib/problem.js';
 import { assertCanPay } from '../usage/usage.service.js';
 import { type MonitorsDeps, monitorPrincipal, recordUnpaidRecheck } from './monitors.service.js';
 
@@ -19,12 +19,12 @@ export async function unpaidReason(
   db: Kysely<Database>,
   deps: MonitorsDeps,
   row: MonitorRow,
-): Promise<{ code: UnpaidCode; problem: HttpProblem } | undefined> {
+): Promise<{ code: UnpaidCode; problem: DomainProblem } | undefined> {
   try {
     await assertCanPay(db, monitorPrincipal(row), 'monitors.run');
   } catch (error) {
     if (
-      error instanceof HttpProblem &&
+      error instanceof DomainProblem &&
       (error.code === 'paid_access_required' || error.code === 'insufficient_credits')
     ) {
       return { code: error.code, problem: error };
@@ -41,7 +41,7 @@ export async function unpaidReason(
   if (!simulated) return undefined;
   return {
     code: 'simulated_credit_shortage',
-    problem: new HttpProblem('insufficient_credits', {
+    problem: new DomainProblem('insufficient_credits', {
       detail: `Simulated by the sandbox timeline of ${row.identifier_normalized}: this run behaves as if the workspace had no credits, so that vat.monitor.needs_credits can be tried. The next run proceeds; sandbox keys never spend credits.`,
     }),
   };

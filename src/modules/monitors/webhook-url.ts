@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { FieldError, FieldErrorCode } from '../../http/problems.js';
+import type { FieldError, FieldErrorCode } from '../../lib/problem.js';
 
 /**
  * Names that never lead to a public endpoint (IANA special-use and reserved names), refused as the
