@@ -2,8 +2,8 @@ import { Command } from 'commander';
 import { ConfigError, describeDatabase, loadConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
-import { HttpProblem } from '../http/problems.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
+import { DomainProblem } from '../lib/problem.js';
 import { DEFAULT_SERVICE_URL, runStdioBridge } from '../mcp/stdio-bridge.js';
 import { MirrorError } from '../mirrors/mirror-import.js';
 import { AccountsError } from '../modules/accounts/accounts.service.js';
@@ -24,7 +24,7 @@ function describeFailure(error: unknown): { code: string; message: string } {
   if (error instanceof MigrationError) return { code: 'migration_failed', message: error.message };
   if (error instanceof AccountsError) return { code: error.code, message: error.message };
   if (error instanceof UsersError) return { code: error.code, message: error.message };
-  if (error instanceof HttpProblem) return { code: error.code, message: error.message };
+  if (error instanceof DomainProblem) return { code: error.code, message: error.message };
   if (error instanceof CliError) return { code: error.code, message: error.message };
   if (error instanceof MirrorError) return { code: error.code, message: error.message };
   const message = error instanceof Error ? error.message : String(error);

@@ -5,9 +5,10 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { HttpProblem, PROBLEM_TYPES } from '../http/problems.js';
+import { problemHeaders, problemStatus } from '../http/problems.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdGenerator } from '../lib/ids.js';
+import { DomainProblem } from '../lib/problem.js';
 import type { TokenBucketStore } from '../lib/token-bucket.js';
 import { listMemberships, resolveSession, type User } from '../modules/users/users.service.js';
 import { registerAssetRoute } from './asset-route.js';
@@ -103,13 +104,14 @@ function registerErrorPages(app: FastifyInstance) {
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     // A problem the shared hooks raise (a key in the URL, a rate limit) keeps its status and
     // headers; the dashboard only renders it as a page.
-    if (error instanceof HttpProblem) {
-      reply.headers(error.headers);
-      if (PROBLEM_TYPES[error.code].retryable) {
+    if (error instanceof DomainProblem) {
+      reply.headers(problemHeaders(error));
+      if (error.retryable) {
         reply.header('retry-after', String(error.retryAfter ?? 1));
       }
     }
-    const status = error instanceof HttpProblem ? error.status : (error.statusCode ?? 500);
+    const status =
+      error instanceof DomainProblem ? problemStatus(error) : (error.statusCode ?? 500);
     if (status >= 500) request.log.error({ err: error }, 'dashboard error');
     const page = { title: 'Error', csrfToken: '' };
     if (error.code?.startsWith('FST_CSRF')) {

@@ -1,8 +1,9 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { ProblemCode } from '../lib/problem.js';
 import { WEBHOOKS_OPENAPI } from '../modules/webhooks/webhook.openapi.js';
 import { type OperationExamples, withOperationExamples } from './operation-examples.js';
-import { PROBLEM_TYPES, type ProblemCode, problemTypeUri } from './problems.js';
+import { PROBLEM_TYPES, problemTypeUri } from './problems.js';
 
 export const OPENAPI_VERSION = '1.1.0';
 

@@ -1,4 +1,5 @@
-import { PROBLEM_TYPES, type Problem, type ProblemCode, problemTypeUri } from './problems.js';
+import type { ProblemCode } from '../lib/problem.js';
+import { PROBLEM_TYPES, type Problem, problemTypeUri } from './problems.js';
 
 /**
  * Examples of one operation for the OpenAPI document and the reference page: a request and one

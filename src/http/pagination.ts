@@ -9,7 +9,7 @@ export const MAX_CURSOR_LENGTH = 2048;
 
 export const PaginationQueryProperties = {
   // Optional to the caller (the document must not mark it required); validation fills in the
-  // default before a handler runs, which is why PageRequest has it.
+  // default before a handler runs, and Paginator.page falls back to the same default.
   limit: Type.Optional(
     Type.Integer({
       minimum: 1,
@@ -30,7 +30,7 @@ export const PaginationQueryProperties = {
 export const PaginationQuery = Type.Object(PaginationQueryProperties, {
   additionalProperties: false,
 });
-export type PageRequest = Static<typeof PaginationQuery> & { limit: number };
+export type PageRequest = Static<typeof PaginationQuery>;
 
 export const PaginationSchema = Type.Object(
   {
@@ -137,15 +137,16 @@ export class Paginator {
     fetch: (after: KeysetPosition | undefined, take: number) => Promise<Row[]>,
     positionOf: (row: Row) => KeysetPosition,
   ): Promise<Page<Row>> {
+    const limit = request.limit ?? DEFAULT_LIMIT;
     const position = request.cursor ? await this.decode(list, request.cursor) : undefined;
-    const fetched = await fetch(position, request.limit + 1);
-    const rows = fetched.slice(0, request.limit);
+    const fetched = await fetch(position, limit + 1);
+    const rows = fetched.slice(0, limit);
     const last = rows.at(-1);
-    const hasMore = fetched.length > request.limit && last !== undefined;
+    const hasMore = fetched.length > limit && last !== undefined;
     return {
       rows,
       pagination: {
-        limit: request.limit,
+        limit,
         has_more: hasMore,
         ...(hasMore ? { next_cursor: await this.encode(list, positionOf(last)) } : {}),
       },

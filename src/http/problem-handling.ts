@@ -2,9 +2,10 @@ import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gaveWayToAnotherTransaction } from '../db/dialect.js';
 import type { IdGenerator } from '../lib/ids.js';
+import { DomainProblem } from '../lib/problem.js';
 import { redactKeys } from '../lib/redact.js';
 import { trackAllowedMethods } from './allowed-methods.js';
-import { buildProblem, HttpProblem } from './problems.js';
+import { buildProblem, HttpProblem, problemHeaders } from './problems.js';
 import { registerProtocolChecks, trackRequestOnSocket } from './protocol-errors.js';
 import type { RequestHooks } from './request-hooks.js';
 import { validationProblem } from './validation.js';
@@ -16,12 +17,12 @@ export type DocumentationUrl = () => string;
 
 export function sendProblem(
   reply: FastifyReply,
-  problem: HttpProblem,
+  problem: DomainProblem,
   documentationUrl: DocumentationUrl,
 ): FastifyReply {
   const body = buildProblem(problem, String(reply.request.id), documentationUrl());
   reply.code(body.status).header('x-request-id', reply.request.id);
-  for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
+  for (const [name, value] of Object.entries(problemHeaders(problem))) reply.header(name, value);
   if (body.retryable) reply.header('retry-after', String(problem.retryAfter ?? 1));
   // Serialized here rather than through a route's response schema, so every problem has exactly
   // the same shape whichever route (or no route) produced it.
@@ -40,8 +41,8 @@ export function pathOf(request: FastifyRequest): string {
 }
 
 /** Maps what Fastify and its parsers throw to a contract problem; undefined means "a bug". */
-function toHttpProblem(error: FastifyError, request: FastifyRequest): HttpProblem | undefined {
-  if (error instanceof HttpProblem) return error;
+function toProblem(error: FastifyError, request: FastifyRequest): DomainProblem | undefined {
+  if (error instanceof DomainProblem) return error;
   // A path parameter is an id (or a country code): one that breaks its format names no resource,
   // so it is a 404 like an unknown one, found while validating, before an Idempotency-Key is
   // claimed or anything is looked up.
@@ -121,7 +122,7 @@ export function registerProblemHandling(
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const problem = toHttpProblem(error, request);
+    const problem = toProblem(error, request);
     if (problem) return sendProblem(reply, problem, documentationUrl);
     // The message and stack stay in the log, tied to the request id the client was given.
     request.log.error({ err: error, request_id: request.id }, 'unhandled error');

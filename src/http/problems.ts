@@ -1,244 +1,58 @@
 import Type, { type Static } from 'typebox';
+import {
+  DomainProblem,
+  type DomainProblemOptions,
+  PROBLEM_CODES,
+  type ProblemCode,
+  type ProblemDefinition,
+} from '../lib/problem.js';
 
 /**
- * Every problem the API can answer, by `code`. The code is the stable identifier clients branch
- * on; `type` is derived from it (see problemTypeUri) and links to its entry in the API reference.
- * Later modules add their codes here, so the reference page lists them all.
+ * The HTTP status of each problem code (the vocabulary itself, transport-neutral, is
+ * src/lib/problem.ts). `type` is derived from the code (see problemTypeUri) and links to its entry
+ * in the API reference.
  */
-export const PROBLEM_TYPES = {
-  bad_request: {
-    status: 400,
-    title: 'Bad request',
-    retryable: false,
-    description:
-      'The request could not be understood: a malformed URL, header or parameter, or a request that is not valid HTTP/1.1 (conflicting or invalid Content-Length and Transfer-Encoding, invalid characters or folding in headers, a missing or repeated Host). The connection is closed after a request that is not valid HTTP.',
-  },
-  malformed_json: {
-    status: 400,
-    title: 'Malformed JSON body',
-    retryable: false,
-    description:
-      'The body was sent as application/json but is empty, not valid UTF-8, not valid JSON, or repeats a key within one object (errors[] then points at each repeated key, code `duplicate_field`).',
-  },
-  authentication_required: {
-    status: 401,
-    title: 'Authentication required',
-    retryable: false,
-    description: 'The operation needs an API key in the header `Authorization: Bearer <key>`.',
-  },
-  invalid_api_key: {
-    status: 401,
-    title: 'Invalid API key',
-    retryable: false,
-    description:
-      'The credential is malformed, unknown or revoked, was sent in the URL (rotate that key), or came in two `Authorization` headers. `WWW-Authenticate` says which.',
-  },
-  paid_access_required: {
-    status: 402,
-    title: 'Paid access required',
-    retryable: false,
-    description:
-      'A billable live operation (check, company search, monitor baseline or manual run) needs paid access for the workspace. Sandbox keys never do.',
-  },
-  insufficient_credits: {
-    status: 402,
-    title: 'Insufficient credits',
-    retryable: false,
-    description:
-      'A billable live operation needs a positive balance to start, even one that will cost nothing (only an answer from a register costs a credit), and the workspace balance is zero. Live REST and MCP share one balance.',
-  },
-  insufficient_scope: {
-    status: 403,
-    title: 'Insufficient scope',
-    retryable: false,
-    description: 'The key is valid but lacks the scope this operation requires; `detail` names it.',
-  },
-  invalid_cursor: {
-    status: 400,
-    title: 'Invalid cursor',
-    retryable: false,
-    description:
-      'The `cursor` was altered, belongs to another list, or is not one the service issued. Pass `pagination.next_cursor` unchanged.',
-  },
-  idempotency_key_required: {
-    status: 400,
-    title: 'Idempotency-Key required',
-    retryable: false,
-    description:
-      'The operation changes state and needs an `Idempotency-Key` header (8 to 128 letters, digits, `.`, `_`, `-`); reuse it when retrying.',
-  },
-  idempotency_key_invalid: {
-    status: 400,
-    title: 'Invalid Idempotency-Key',
-    retryable: false,
-    description: 'The `Idempotency-Key` header must be 8 to 128 letters, digits, `.`, `_` or `-`.',
-  },
-  not_found: {
-    status: 404,
-    title: 'Not found',
-    retryable: false,
-    description:
-      'No resource or route exists at this path. A malformed id in the path (U+0000 included) is the same 404, answered before anything else is done.',
-  },
-  method_not_allowed: {
-    status: 405,
-    title: 'Method not allowed',
-    retryable: false,
-    description:
-      'The path exists but not for this method; the Allow header lists the methods it has.',
-  },
-  request_timeout: {
-    status: 408,
-    title: 'Request timeout',
-    retryable: true,
-    description:
-      'The request line, headers or body did not arrive in time, and the connection was closed. Send the request again without pauses.',
-  },
-  idempotency_key_reused: {
-    status: 409,
-    title: 'Idempotency-Key reused',
-    retryable: false,
-    description:
-      'The key was used in the last 24 hours for a different request (another body or another resource of the same operation). Use a new key.',
-  },
-  idempotency_request_in_progress: {
-    status: 409,
-    title: 'Request in progress',
-    retryable: true,
-    description:
-      'A request with the same key is still executing. Retry after `Retry-After` to receive its response.',
-  },
-  monitor_limit_reached: {
-    status: 409,
-    title: 'Monitor limit reached',
-    retryable: false,
-    description:
-      'The workspace already has as many monitors in this environment as it may (`MONITOR_SLOTS`). Archive a monitor (DELETE /monitors/{monitor_id}) to free a slot.',
-  },
-  payload_too_large: {
-    status: 413,
-    title: 'Payload too large',
-    retryable: false,
-    description: 'The request body is larger than the 256 KiB the API accepts.',
-  },
-  unsupported_media_type: {
-    status: 415,
-    title: 'Unsupported media type',
-    retryable: false,
-    description:
-      'A request body must be sent as Content-Type: application/json, in UTF-8 (no other charset) and uncompressed (no Content-Encoding other than identity).',
-  },
-  expectation_failed: {
-    status: 417,
-    title: 'Expectation failed',
-    retryable: false,
-    description:
-      'The request has an `Expect` header other than `100-continue`, the only expectation the service meets.',
-  },
-  validation_failed: {
-    status: 422,
-    title: 'Validation failed',
-    retryable: false,
-    description:
-      'The request was well-formed JSON but broke a rule of the contract. errors[] has one entry per offending field, with a JSON Pointer to it. U+0000 is refused in every string, key and query parameter (`invalid_character`).',
-  },
-  rate_limited: {
-    status: 429,
-    title: 'Rate limited',
-    retryable: true,
-    description:
-      'Too many requests for this key (or, on public operations, this client address), or too many failed authentications from this client address. Wait `Retry-After` seconds; `RateLimit-Remaining` and `RateLimit-Reset` help pace requests.',
-  },
-  snapshot_allowance_exceeded: {
-    status: 429,
-    title: 'Snapshot allowance exceeded',
-    retryable: true,
-    description:
-      'The request would store more new company snapshots than the daily allowance of this workspace and environment permits. Companies already stored can still be refreshed; the allowance resets at midnight UTC (`Retry-After`).',
-  },
-  headers_too_large: {
-    status: 431,
-    title: 'Request headers too large',
-    retryable: false,
-    description:
-      'The request line and headers together exceed the server limit (16 KiB by default): shorten the URL or the headers. The connection is closed.',
-  },
-  internal_error: {
-    status: 500,
-    title: 'Internal error',
-    retryable: true,
-    description:
-      'The service failed unexpectedly; nothing was committed. Retry with the same Idempotency-Key.',
-  },
-  method_not_implemented: {
-    status: 501,
-    title: 'Method not implemented',
-    retryable: false,
-    description:
-      'The request method is not one the service implements on any path: a method HTTP does not define, or CONNECT (the service is not a proxy). A method a path does not serve is 405 `method_not_allowed`.',
-  },
-  upstream_unavailable: {
-    status: 502,
-    title: 'Upstream failure',
-    retryable: true,
-    description: 'The company registry behind a search did not answer. Retry after `Retry-After`.',
-  },
-  service_unavailable: {
-    status: 503,
-    title: 'Service unavailable',
-    retryable: true,
-    description: 'The service is shutting down or temporarily overloaded; retry after Retry-After.',
-  },
-} as const satisfies Record<string, ProblemTypeDefinition>;
+export const PROBLEM_STATUS = {
+  bad_request: 400,
+  malformed_json: 400,
+  authentication_required: 401,
+  invalid_api_key: 401,
+  paid_access_required: 402,
+  insufficient_credits: 402,
+  insufficient_scope: 403,
+  invalid_cursor: 400,
+  idempotency_key_required: 400,
+  idempotency_key_invalid: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  request_timeout: 408,
+  idempotency_key_reused: 409,
+  idempotency_request_in_progress: 409,
+  monitor_limit_reached: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  expectation_failed: 417,
+  validation_failed: 422,
+  rate_limited: 429,
+  snapshot_allowance_exceeded: 429,
+  headers_too_large: 431,
+  internal_error: 500,
+  method_not_implemented: 501,
+  upstream_unavailable: 502,
+  service_unavailable: 503,
+} as const satisfies Record<ProblemCode, number>;
 
-export interface ProblemTypeDefinition {
+export interface ProblemTypeDefinition extends ProblemDefinition {
   status: number;
-  title: string;
-  retryable: boolean;
-  description: string;
 }
 
-export type ProblemCode = keyof typeof PROBLEM_TYPES;
-
-/** Codes of the errors[] entries of a validation problem. */
-export const FIELD_ERROR_CODES = {
-  required: 'A required field is missing.',
-  unknown_field: 'The field is not part of the contract for this request.',
-  invalid_type: 'The value has the wrong JSON type.',
-  invalid_value: 'The value is not one of the allowed values.',
-  invalid_format: 'The value does not have the required format.',
-  invalid_character:
-    'The string (a value, a key or a parameter) contains U+0000 (NUL), which nothing in the API accepts.',
-  too_short: 'The string is shorter than allowed.',
-  too_long: 'The string is longer than allowed.',
-  out_of_range: 'The number is outside the allowed range.',
-  too_few_items: 'The array has fewer items than allowed.',
-  too_many_items: 'The array has more items than allowed.',
-  duplicate_items: 'The array has the same item more than once.',
-  duplicate_field: 'The key appears more than once in the same JSON object (400 malformed_json).',
-  too_many_properties: 'The object has more properties than allowed.',
-  too_few_properties: 'The object needs at least one property.',
-  not_allowed: 'The field is not allowed together with the other values of the request.',
-  not_supported:
-    'The value is valid but not supported here (for example a country without company search).',
-  ambiguous:
-    'The number belongs to several companies in the registry, so it cannot identify one to monitor.',
-  invalid: 'The value breaks a rule of the contract.',
-  credentials_not_allowed:
-    'The webhook URL carries a user name or password (user:password@); deliveries are authenticated by their signature.',
-  ip_address_not_allowed:
-    'The webhook URL names an IP address (dotted, bracketed IPv6, or a decimal, octal or hexadecimal number) instead of a host name.',
-  localhost_not_allowed: 'The webhook URL points at localhost or a name under .localhost.',
-  single_label_host:
-    'The webhook URL host is a single label (such as intranet) rather than a fully qualified public name.',
-  special_use_host:
-    'The webhook URL host is, or ends in, a special-use name that never leads to a public endpoint: local, test, internal, invalid, example, home.arpa or onion.',
-  invalid_port: 'The webhook URL port is outside 1 to 65535 (no port means 443).',
-  fragment_not_allowed:
-    'The webhook URL has a #fragment, which is never sent to the receiver; use a path or query string.',
-} as const;
-
-export type FieldErrorCode = keyof typeof FIELD_ERROR_CODES;
+/** Each code with its status, as the reference page and the OpenAPI document list them. */
+export const PROBLEM_TYPES = Object.fromEntries(
+  (Object.keys(PROBLEM_CODES) as ProblemCode[]).map((code) => [
+    code,
+    { status: PROBLEM_STATUS[code], ...PROBLEM_CODES[code] },
+  ]),
+) as Record<ProblemCode, ProblemTypeDefinition>;
 
 export const FieldErrorSchema = Type.Object(
   {
@@ -248,7 +62,6 @@ export const FieldErrorSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-export type FieldError = Static<typeof FieldErrorSchema>;
 
 export const ProblemSchema = Type.Object(
   {
@@ -265,31 +78,34 @@ export const ProblemSchema = Type.Object(
 );
 export type Problem = Static<typeof ProblemSchema>;
 
-export interface HttpProblemOptions {
-  detail: string;
-  errors?: FieldError[];
+export interface HttpProblemOptions extends DomainProblemOptions {
   headers?: Record<string, string>;
-  /** Seconds; defaults to 1 for a retryable problem. */
-  retryAfter?: number;
 }
 
-/** Thrown by routes and services; the error handler turns it into application/problem+json. */
-export class HttpProblem extends Error {
-  readonly code: ProblemCode;
+/** The HTTP status a problem is answered with. */
+export function problemStatus(problem: DomainProblem): number {
+  return PROBLEM_STATUS[problem.code];
+}
+
+/**
+ * A problem only the HTTP machinery raises, with headers of its own (Allow, WWW-Authenticate,
+ * RateLimit-*); the domain throws DomainProblem (src/lib/problem.ts), which has none.
+ */
+export class HttpProblem extends DomainProblem {
   readonly status: number;
-  readonly errors?: FieldError[];
   readonly headers: Record<string, string>;
-  readonly retryAfter?: number;
 
   constructor(code: ProblemCode, options: HttpProblemOptions) {
-    super(options.detail);
+    super(code, options);
     this.name = 'HttpProblem';
-    this.code = code;
-    this.status = PROBLEM_TYPES[code].status;
-    this.errors = options.errors;
+    this.status = PROBLEM_STATUS[code];
     this.headers = options.headers ?? {};
-    this.retryAfter = options.retryAfter;
   }
+}
+
+/** The headers an HTTP answer to the problem carries (a domain problem has none of its own). */
+export function problemHeaders(problem: DomainProblem): Record<string, string> {
+  return problem instanceof HttpProblem ? problem.headers : {};
 }
 
 export function problemTypeUri(documentationUrl: string, code: string): string {
@@ -297,7 +113,7 @@ export function problemTypeUri(documentationUrl: string, code: string): string {
 }
 
 export function buildProblem(
-  problem: HttpProblem,
+  problem: DomainProblem,
   requestId: string,
   documentationUrl: string,
 ): Problem {

@@ -1,5 +1,6 @@
+import { FIELD_ERROR_CODES } from '../lib/problem.js';
 import type { OpenApiDocument } from './openapi.js';
-import { FIELD_ERROR_CODES, type ProblemTypeDefinition } from './problems.js';
+import type { ProblemTypeDefinition } from './problems.js';
 
 /*
  * The human-readable API reference, rendered on the server from the same OpenAPI document that

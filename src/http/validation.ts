@@ -1,8 +1,9 @@
 import AjvModule, { type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldError, FieldErrorCode } from '../lib/problem.js';
 import { NUL_KEYWORD, NUL_MESSAGE, refusingNul } from './nul-characters.js';
-import { type FieldError, type FieldErrorCode, HttpProblem } from './problems.js';
+import { HttpProblem } from './problems.js';
 import { DECIMAL_KEYWORD, withDecimalNumbers } from './query-parameters.js';
 
 // ajv and ajv-formats are CommonJS; under NodeNext their default export sits one level down.

@@ -9,8 +9,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { ApiRequest, ApiResponse } from '../http/dispatch.js';
-import { HttpProblem, type Problem } from '../http/problems.js';
+import type { Problem } from '../http/problems.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
+import { DomainProblem } from '../lib/problem.js';
 import type { ToolDefinition } from './tool-definitions.js';
 import { inToolTerms, type ToolProblem } from './tool-problems.js';
 
@@ -18,7 +19,7 @@ import { inToolTerms, type ToolProblem } from './tool-problems.js';
 export interface Operations {
   dispatch(request: ApiRequest): Promise<ApiResponse>;
   /** The Problem object of a problem the tool finds before any operation runs. */
-  problem(problem: HttpProblem): Problem;
+  problem(problem: DomainProblem): Problem;
 }
 
 export const MCP_SERVER_NAME = 'firmwatch';
@@ -81,14 +82,14 @@ export function toolError(problem: ToolProblem): CallToolResult {
 function apiRequest(
   definition: ToolDefinition,
   args: Record<string, unknown>,
-): ApiRequest | HttpProblem {
+): ApiRequest | DomainProblem {
   const rest: Record<string, unknown> = { ...args };
   let path = definition.path;
   for (const name of definition.pathParameters) {
     const value = rest[name];
     delete rest[name];
     if (typeof value !== 'string' || value === '') {
-      return new HttpProblem('validation_failed', {
+      return new DomainProblem('validation_failed', {
         detail: `The argument ${name} is required: a string.`,
         errors: [{ pointer: `/${name}`, code: 'required', message: 'is required' }],
       });
@@ -96,7 +97,7 @@ function apiRequest(
     // A dot segment would be resolved away and reach another operation (".." from a check id
     // to the API index); no id is one.
     if (value === '.' || value === '..') {
-      return new HttpProblem('not_found', { detail: `Nothing has the ${name} "${value}".` });
+      return new DomainProblem('not_found', { detail: `Nothing has the ${name} "${value}".` });
     }
     path = path.replace(`:${name}`, encodeURIComponent(value));
   }
@@ -124,14 +125,16 @@ export async function callTool(
   operations: Operations,
 ): Promise<CallToolResult> {
   const request = apiRequest(definition, args);
-  if (request instanceof HttpProblem) return toolError(operations.problem(request));
+  if (request instanceof DomainProblem) return toolError(operations.problem(request));
   let response: ApiResponse;
   try {
     response = await operations.dispatch(request);
   } catch {
     return toolError(
       operations.problem(
-        new HttpProblem('internal_error', { detail: 'The operation could not be run; try again.' }),
+        new DomainProblem('internal_error', {
+          detail: 'The operation could not be run; try again.',
+        }),
       ),
     );
   }

@@ -2,7 +2,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { insufficientScope, requirePrincipal } from '../http/auth.js';
 import type { DispatchHeaders } from '../http/channel.js';
 import { dispatch } from '../http/dispatch.js';
-import { buildProblem, HttpProblem } from '../http/problems.js';
+import { buildProblem } from '../http/problems.js';
+import { DomainProblem } from '../lib/problem.js';
 import { ALL_SCOPES } from '../modules/accounts/scopes.js';
 import type { PublicUrls } from '../modules/discovery/discovery.service.js';
 import { JsonExchangeTransport } from './json-exchange-transport.js';
@@ -96,7 +97,7 @@ export const mcpRoutes: FastifyPluginAsync<{
     },
     async (request, reply) => {
       if (Array.isArray(request.body)) {
-        throw new HttpProblem('bad_request', {
+        throw new DomainProblem('bad_request', {
           detail:
             'Send one JSON-RPC message per request: batches are not part of MCP since protocol version 2025-06-18.',
         });

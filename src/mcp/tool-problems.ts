@@ -1,4 +1,5 @@
-import type { FieldError, Problem } from '../http/problems.js';
+import type { Problem } from '../http/problems.js';
+import type { FieldError } from '../lib/problem.js';
 
 /** What a tool error tells an agent of the Problem behind it. */
 export type ToolProblem = Pick<Problem, 'code' | 'detail' | 'retryable' | 'status'> &

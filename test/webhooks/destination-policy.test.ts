@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FIELD_ERROR_CODES } from '../../src/http/problems.js';
 import { validatorCompiler } from '../../src/http/validation.js';
+import { FIELD_ERROR_CODES } from '../../src/lib/problem.js';
 import { MonitorUpdateBody } from '../../src/modules/monitors/monitors.schemas.js';
 import { webhookUrlError } from '../../src/modules/webhooks/destination-policy.js';
 import { ACCEPTED_WEBHOOK_URLS, REFUSED_WEBHOOK_URLS } from '../helpers/webhook-urls.js';

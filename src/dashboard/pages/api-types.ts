@@ -1,39 +1,16 @@
-import type { Static } from 'typebox';
-import type { IdentifierSchema } from '../../modules/checks/checks.schemas.js';
-import type {
-  MonitorChange,
-  MonitorEvent as MonitorEventOfSchema,
-  Monitor as MonitorOfSchema,
-  MonitorSnapshot,
-} from '../../modules/monitors/monitors.schemas.js';
+import type { components } from '../../kit/api-types.js';
 
-// The API's types with their `$ref` properties spelled out (a TypeBox Ref is `unknown` in Static).
+// The API's objects as the dashboard's pages read them: the types generated from the OpenAPI
+// document (`npm run client:generate`), so a page and the API cannot disagree on a field.
+type Schemas = components['schemas'];
 
-export type Monitor = Omit<MonitorOfSchema, 'identifier' | 'latest_snapshot'> & {
-  identifier: Static<typeof IdentifierSchema>;
-  latest_snapshot: MonitorSnapshot;
-};
-
-export type MonitorEvent = Omit<MonitorEventOfSchema, 'changes' | 'snapshot'> & {
-  changes: MonitorChange[];
-  snapshot?: MonitorSnapshot;
-};
-
-export interface MonitorCreated {
-  monitor: Monitor;
-  webhook_signing_secret?: string;
-}
-
-export interface MonitorUpdated {
-  monitor: Monitor;
-  webhook_signing_secret?: string;
-}
-
-export interface MonitorRun {
-  event_id: string | null;
-}
+export type Monitor = Schemas['Monitor'];
+export type MonitorEvent = Schemas['MonitorEvent'];
+export type MonitorCreated = Schemas['MonitorCreateResponse'];
+export type MonitorUpdated = Schemas['MonitorUpdateResponse'];
+export type MonitorRun = Schemas['MonitorRunResponse'];
 
 export interface List<T> {
   data: T[];
-  pagination: { has_more: boolean; next_cursor?: string };
+  pagination: Schemas['Pagination'];
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpProblem } from '../../http/problems.js';
+import { problemStatus } from '../../http/problems.js';
+import { DomainProblem } from '../../lib/problem.js';
 import { monitorNames } from '../../modules/monitors/monitor-names.js';
 import { deliveredEnvelope, deliveryLog } from '../../modules/webhooks/deliveries.service.js';
 import { redeliverEvent } from '../../modules/webhooks/redelivery.service.js';
@@ -133,10 +134,10 @@ export const registerEventPages: RegisterPages = (app, ctx) => {
         result = await app.context.transact((trx) => redeliverEvent(trx, ctx.deps, got.body.id));
       } catch (error) {
         // For example: the monitor has no webhook URL any more, or the event's redelivery limit.
-        if (!(error instanceof HttpProblem)) throw error;
+        if (!(error instanceof DomainProblem)) throw error;
         if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
         return showEvent(request, reply, scope, got.body.id, {
-          error: { detail: error.message, status: error.status },
+          error: { detail: error.message, status: problemStatus(error) },
         });
       }
       const target = pageUrl(`/dashboard/events/${got.body.id}`, scope.viewer, scope.environment, {

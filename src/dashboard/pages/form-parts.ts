@@ -1,5 +1,6 @@
 import type { EnvironmentName } from '../../db/schema.js';
-import type { FieldError, Problem } from '../../http/problems.js';
+import type { Problem } from '../../http/problems.js';
+import type { FieldError } from '../../lib/problem.js';
 import { type Html, html } from '../html.js';
 import type { Viewer } from '../layout.js';
 

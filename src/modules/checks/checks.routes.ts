@@ -1,17 +1,13 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
-import {
-  ListSchema,
-  listResponse,
-  type PageRequest,
-  PaginationQuery,
-} from '../../http/pagination.js';
+import { ListSchema, listResponse, PaginationQuery } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import { answersInProcess } from '../../sources/registry-source.js';
 import { runLastWrites } from '../companies/companies.service.js';
 import { assertCanPay } from '../usage/usage.service.js';
-import { CheckCreateBody, type CheckCreateRequest, CheckParams } from './checks.schemas.js';
+import { type Check, CheckCreateBody, CheckParams } from './checks.schemas.js';
 import {
   type ChecksDeps,
   getCheck,
@@ -20,7 +16,10 @@ import {
   writeCheck,
 } from './checks.service.js';
 
-export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
+export const checksRoutes: FastifyPluginAsyncTypebox<{ deps: ChecksDeps }> = async (
+  app,
+  { deps },
+) => {
   const { db, transact, paginator, urls } = app.context;
 
   app.post(
@@ -48,7 +47,7 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
-      const body = request.body as CheckCreateRequest;
+      const body = request.body;
       await assertCanPay(db, principal, 'checks.create');
       const lookup = await lookUpIdentifier(deps, principal, body);
       return completeOperation(request, reply, transact, 201, async (trx) => {
@@ -76,18 +75,13 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
         tags: ['Checks'],
         querystring: PaginationQuery,
         response: {
-          200: ListSchema({ $ref: 'Check#' } as never),
+          200: ListSchema(Type.Unsafe<Check>({ $ref: 'Check#' })),
           ...problemResponses(400, 401, 403, 422, 429, 500, 503),
         },
       },
     },
     async (request) => {
-      const page = await listChecks(
-        db,
-        paginator,
-        requirePrincipal(request),
-        request.query as PageRequest,
-      );
+      const page = await listChecks(db, paginator, requirePrincipal(request), request.query);
       return listResponse(page);
     },
   );
@@ -107,7 +101,6 @@ export const checksRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app
         },
       },
     },
-    async (request) =>
-      getCheck(db, requirePrincipal(request), (request.params as { check_id: string }).check_id),
+    async (request) => getCheck(db, requirePrincipal(request), request.params.check_id),
   );
 };

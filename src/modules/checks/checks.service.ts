@@ -3,9 +3,9 @@ import type { Database, UsageSource } from '../../db/schema.js';
 import type { FormatOutcome, IdentifierType } from '../../formats/format-rule.js';
 import { checkFormat } from '../../formats/registry.js';
 import type { Page, PageRequest, Paginator } from '../../http/pagination.js';
-import { HttpProblem } from '../../http/problems.js';
 import { toTimestamp } from '../../lib/clock.js';
 import { isIdOf } from '../../lib/ids.js';
+import { DomainProblem } from '../../lib/problem.js';
 import type { LookupResult, RegistrySource } from '../../sources/registry-source.js';
 import type { Principal } from '../accounts/principal.js';
 import {
@@ -251,7 +251,7 @@ export async function getCheck(
   id: string,
 ): Promise<Check> {
   const body = isIdOf('chk', id) ? await findCheckBody(db, scopeOf(principal), id) : undefined;
-  if (!body) throw new HttpProblem('not_found', { detail: `No check ${id.slice(0, 100)}.` });
+  if (!body) throw new DomainProblem('not_found', { detail: `No check ${id.slice(0, 100)}.` });
   return JSON.parse(body) as Check;
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
 import { listResponse, singlePage } from '../../http/pagination.js';
@@ -9,7 +9,6 @@ import { assertCanPay } from '../usage/usage.service.js';
 import {
   CompanyParams,
   CompanySearchBody,
-  type CompanySearchRequest,
   CompanySearchResponseSchema,
 } from './companies.schemas.js';
 import {
@@ -20,7 +19,10 @@ import {
   runLastWrites,
 } from './companies.service.js';
 
-export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (app, { deps }) => {
+export const companiesRoutes: FastifyPluginAsyncTypebox<{ deps: ChecksDeps }> = async (
+  app,
+  { deps },
+) => {
   const { db, transact } = app.context;
 
   app.post(
@@ -48,7 +50,7 @@ export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (
     async (request, reply) => {
       const principal = requirePrincipal(request);
       const source = deps.sourceFor(principal);
-      const body = request.body as CompanySearchRequest;
+      const body = request.body;
       checkSearchRequest(principal, source, body);
       await assertCanPay(db, principal, 'companies.search');
       const candidates = await findCandidates(source, body);
@@ -80,11 +82,6 @@ export const companiesRoutes: FastifyPluginAsync<{ deps: ChecksDeps }> = async (
         },
       },
     },
-    async (request) =>
-      getCompany(
-        db,
-        requirePrincipal(request),
-        (request.params as { company_id: string }).company_id,
-      ),
+    async (request) => getCompany(db, requirePrincipal(request), request.params.company_id),
   );
 };

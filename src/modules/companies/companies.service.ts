@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, UsageSource } from '../../db/schema.js';
-import { HttpProblem } from '../../http/problems.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import { type IdGenerator, isIdOf } from '../../lib/ids.js';
+import { DomainProblem } from '../../lib/problem.js';
 import type { CompanyRecord, RegistrySource, SourceInfo } from '../../sources/registry-source.js';
 import type { Principal } from '../accounts/principal.js';
 import { startUsage } from '../usage/usage.service.js';
@@ -134,7 +134,7 @@ export async function saveCompanySnapshots(
     if (total === undefined) {
       const used = await findSnapshotAllowanceUsage(db, scope, day);
       const nextDay = Date.parse(`${day}T00:00:00.000Z`) + 24 * 60 * 60 * 1000;
-      throw new HttpProblem('snapshot_allowance_exceeded', {
+      throw new DomainProblem('snapshot_allowance_exceeded', {
         detail: `This request would store ${inserted} new company snapshots, but ${used} of the ${deps.snapshotsPerDay} allowed today (UTC) are used. Known companies can still be refreshed.`,
         retryAfter: Math.max(1, Math.ceil((nextDay - now.getTime()) / 1000)),
       });
@@ -178,7 +178,7 @@ function validateSearch(request: CompanySearchRequest, country: string): void {
     });
   }
   if (errors.length > 0) {
-    throw new HttpProblem('validation_failed', {
+    throw new DomainProblem('validation_failed', {
       detail: `The request body failed validation: ${errors.map((e) => `${e.pointer || 'the body'} ${e.message}`).join('; ')}.`,
       errors,
     });
@@ -194,7 +194,7 @@ export function checkSearchRequest(
   const country = request.country_code.toUpperCase();
   validateSearch(request, country);
   if (!source.searches(country)) {
-    throw new HttpProblem('validation_failed', {
+    throw new DomainProblem('validation_failed', {
       detail: `Company search is not available for ${country} in the ${principal.environment} environment; GET /v1/countries lists where it is.`,
       errors: [
         { pointer: '/country_code', code: 'not_supported', message: 'has no company search here' },
@@ -230,7 +230,7 @@ export async function findCandidates(
     cityOrState: request.city_or_state,
   });
   if (result.outcome === 'unavailable') {
-    throw new HttpProblem('upstream_unavailable', {
+    throw new DomainProblem('upstream_unavailable', {
       detail: `The company registry for ${country} did not answer (${result.reason}); retry later.`,
       retryAfter: 5,
     });
@@ -290,6 +290,7 @@ export async function getCompany(
   const snapshot = isIdOf('cmp', id)
     ? await findCompanySnapshot(db, scopeOf(principal), id)
     : undefined;
-  if (!snapshot) throw new HttpProblem('not_found', { detail: `No company ${id.slice(0, 100)}.` });
+  if (!snapshot)
+    throw new DomainProblem('not_found', { detail: `No company ${id.slice(0, 100)}.` });
   return JSON.parse(snapshot) as Company;
 }

@@ -1,8 +1,9 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import type { EnvironmentName } from '../../db/schema.js';
 import { listResponse, singlePage } from '../../http/pagination.js';
-import { HttpProblem } from '../../http/problems.js';
 import { problemResponses } from '../../http/responses.js';
+import { DomainProblem } from '../../lib/problem.js';
 import {
   type CountryCapability,
   CountryCapabilitySchema,
@@ -16,7 +17,7 @@ import { filterCountries, findCountry } from './countries.service.js';
  * Capabilities depend on the environment's registry sources. The endpoint is public: a caller
  * with a valid key sees its environment's capabilities, anyone else those of live.
  */
-export const countriesRoutes: FastifyPluginAsync<{
+export const countriesRoutes: FastifyPluginAsyncTypebox<{
   /** Each environment's capabilities now (a mirror's coverage follows its data). */
   capabilities: Record<EnvironmentName, () => CountryCapability[]>;
 }> = async (app, options) => {
@@ -37,7 +38,7 @@ export const countriesRoutes: FastifyPluginAsync<{
       },
     },
     async (request) => {
-      const { query } = request.query as { query?: string };
+      const { query } = request.query;
       // All countries fit in one page.
       return listResponse(singlePage(filterCountries(capabilitiesFor(request), query)));
     },
@@ -58,10 +59,10 @@ export const countriesRoutes: FastifyPluginAsync<{
       },
     },
     async (request) => {
-      const { country_code } = request.params as { country_code: string };
+      const { country_code } = request.params;
       const country = findCountry(capabilitiesFor(request), country_code);
       if (!country) {
-        throw new HttpProblem('not_found', {
+        throw new DomainProblem('not_found', {
           detail: `No capabilities are published for country ${country_code.slice(0, 10)}; GET /v1/countries lists them.`,
         });
       }

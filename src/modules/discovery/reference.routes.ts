@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   type OpenApiDocument,
   problemTypeCatalogue,
@@ -10,7 +10,10 @@ import type { PublicUrls } from './discovery.service.js';
 import { OPERATION_EXAMPLES } from './operation-examples.js';
 
 /** The `openapi` and `documentation` URIs of discovery. Not API operations: hidden from the doc. */
-export const referenceRoutes: FastifyPluginAsync<{ urls: PublicUrls }> = async (app, { urls }) => {
+export const referenceRoutes: FastifyPluginAsyncTypebox<{ urls: PublicUrls }> = async (
+  app,
+  { urls },
+) => {
   // Built once per base URL on first request: the document is fixed once the app is ready.
   let cached: { base: string; doc: OpenApiDocument; json: string; html: string } | undefined;
   const current = () => {

@@ -1,17 +1,12 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { requirePrincipal } from '../../http/auth.js';
-import {
-  ListSchema,
-  listResponse,
-  type PageRequest,
-  PaginationQueryProperties,
-} from '../../http/pagination.js';
+import { ListSchema, listResponse, PaginationQueryProperties } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import { FORMAT_DESCRIPTION } from '../../http/validation.js';
 import { ID_CHARS } from '../../lib/ids.js';
-import { type EventFilters, getMonitorEvent, listMonitorEvents } from './events.service.js';
-import { EVENT_TYPES, EventParams } from './monitors.schemas.js';
+import { getMonitorEvent, listMonitorEvents } from './events.service.js';
+import { EVENT_TYPES, EventParams, type MonitorEvent } from './monitors.schemas.js';
 
 const EventListQuery = Type.Object(
   {
@@ -48,7 +43,7 @@ const EventListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const eventsRoutes: FastifyPluginAsync = async (app) => {
+export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, paginator } = app.context;
 
   app.get(
@@ -61,18 +56,13 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
         tags: ['Monitoring events'],
         querystring: EventListQuery,
         response: {
-          200: ListSchema({ $ref: 'MonitorEvent#' } as never),
+          200: ListSchema(Type.Unsafe<MonitorEvent>({ $ref: 'MonitorEvent#' })),
           ...problemResponses(400, 401, 403, 422, 429, 500),
         },
       },
     },
     async (request) => {
-      const page = await listMonitorEvents(
-        db,
-        paginator,
-        requirePrincipal(request),
-        request.query as PageRequest & EventFilters,
-      );
+      const page = await listMonitorEvents(db, paginator, requirePrincipal(request), request.query);
       return listResponse(page);
     },
   );
@@ -92,11 +82,6 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
         },
       },
     },
-    async (request) =>
-      getMonitorEvent(
-        db,
-        requirePrincipal(request),
-        (request.params as { event_id: string }).event_id,
-      ),
+    async (request) => getMonitorEvent(db, requirePrincipal(request), request.params.event_id),
   );
 };

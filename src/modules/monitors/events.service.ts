@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database, MonitorEventsTable, MonitorsTable } from '../../db/schema.js';
 import type { Page, PageRequest, Paginator } from '../../http/pagination.js';
-import { HttpProblem } from '../../http/problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { toTimestamp } from '../../lib/clock.js';
 import { type IdGenerator, isIdOf } from '../../lib/ids.js';
+import { DomainProblem } from '../../lib/problem.js';
 import type { Principal } from '../accounts/principal.js';
 import { scopeOf } from '../companies/companies.service.js';
 import { enqueueDelivery } from '../webhooks/deliveries.service.js';
@@ -94,7 +94,7 @@ export async function getMonitorEvent(
 ): Promise<MonitorEvent> {
   const row = isIdOf('evt', id) ? await findMonitorEvent(db, scopeOf(principal), id) : undefined;
   if (!row)
-    throw new HttpProblem('not_found', { detail: `No monitoring event ${id.slice(0, 100)}.` });
+    throw new DomainProblem('not_found', { detail: `No monitoring event ${id.slice(0, 100)}.` });
   return toMonitorEvent(row);
 }
 

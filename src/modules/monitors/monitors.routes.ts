@@ -1,22 +1,17 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
-import {
-  ListSchema,
-  listResponse,
-  type PageRequest,
-  PaginationQuery,
-} from '../../http/pagination.js';
+import { ListSchema, listResponse, PaginationQuery } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import { answersInProcess } from '../../sources/registry-source.js';
 import {
+  type Monitor,
   MonitorArchiveResponseSchema,
   MonitorCreateBody,
-  type MonitorCreateRequest,
   MonitorParams,
   MonitorRunBody,
   MonitorUpdateBody,
-  type MonitorUpdateRequest,
 } from './monitors.schemas.js';
 import {
   archiveMonitor,
@@ -30,9 +25,10 @@ import {
 } from './monitors.service.js';
 import { prepareRecheck, runMonitor } from './rechecks.service.js';
 
-const monitorIdOf = (params: unknown) => (params as { monitor_id: string }).monitor_id;
-
-export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async (app, { deps }) => {
+export const monitorsRoutes: FastifyPluginAsyncTypebox<{ deps: MonitorsDeps }> = async (
+  app,
+  { deps },
+) => {
   const { db, transact, paginator } = app.context;
 
   app.post(
@@ -62,10 +58,9 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
-      const body = request.body as MonitorCreateRequest;
-      const lookup = await prepareMonitorCreate(db, deps, principal, body);
+      const lookup = await prepareMonitorCreate(db, deps, principal, request.body);
       return completeOperation(request, reply, transact, 201, async (trx) => ({
-        body: await createMonitor(trx, deps, principal, body, lookup, request.channel),
+        body: await createMonitor(trx, deps, principal, request.body, lookup, request.channel),
       }));
     },
   );
@@ -80,18 +75,13 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
         tags: ['Monitors'],
         querystring: PaginationQuery,
         response: {
-          200: ListSchema({ $ref: 'Monitor#' } as never),
+          200: ListSchema(Type.Unsafe<Monitor>({ $ref: 'Monitor#' })),
           ...problemResponses(400, 401, 403, 422, 429, 500),
         },
       },
     },
     async (request) => {
-      const page = await listMonitors(
-        db,
-        paginator,
-        requirePrincipal(request),
-        request.query as PageRequest,
-      );
+      const page = await listMonitors(db, paginator, requirePrincipal(request), request.query);
       return listResponse(page);
     },
   );
@@ -111,7 +101,7 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
         },
       },
     },
-    async (request) => getMonitor(db, requirePrincipal(request), monitorIdOf(request.params)),
+    async (request) => getMonitor(db, requirePrincipal(request), request.params.monitor_id),
   );
 
   app.patch(
@@ -140,15 +130,9 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
-      const id = monitorIdOf(request.params);
+      const id = request.params.monitor_id;
       return completeOperation(request, reply, transact, 200, async (trx) => ({
-        body: await updateMonitorSettings(
-          trx,
-          deps,
-          principal,
-          id,
-          request.body as MonitorUpdateRequest,
-        ),
+        body: await updateMonitorSettings(trx, deps, principal, id, request.body),
       }));
     },
   );
@@ -178,7 +162,7 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
-      const id = monitorIdOf(request.params);
+      const id = request.params.monitor_id;
       return completeOperation(request, reply, transact, 200, async (trx) => ({
         body: await archiveMonitor(trx, deps, principal, id),
       }));
@@ -210,7 +194,7 @@ export const monitorsRoutes: FastifyPluginAsync<{ deps: MonitorsDeps }> = async 
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
-      const id = monitorIdOf(request.params);
+      const id = request.params.monitor_id;
       const row = await requireMonitor(db, principal, id);
       // One that cannot be paid for answers 402, once the monitor has recorded it needs credits.
       const recheck = await prepareRecheck(db, transact, deps, row);

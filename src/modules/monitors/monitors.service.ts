@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database, MonitorRow, MonitorsTable, UsageSource } from '../../db/schema.js';
 import { checkFormat } from '../../formats/registry.js';
 import type { Page, PageRequest, Paginator } from '../../http/pagination.js';
-import { HttpProblem } from '../../http/problems.js';
 import { toTimestamp } from '../../lib/clock.js';
 import { isIdOf } from '../../lib/ids.js';
+import { DomainProblem } from '../../lib/problem.js';
 import type { Principal } from '../accounts/principal.js';
 import type { CheckCreateRequest } from '../checks/checks.schemas.js';
 import {
@@ -51,15 +51,15 @@ function assertWebhookUrl(url: string | null | undefined): void {
   if (url === undefined || url === null) return;
   const error = webhookUrlError(url);
   if (error) {
-    throw new HttpProblem('validation_failed', {
+    throw new DomainProblem('validation_failed', {
       detail: `The request body failed validation: ${error.pointer} ${error.message}.`,
       errors: [error],
     });
   }
 }
 
-function notFound(id: string): HttpProblem {
-  return new HttpProblem('not_found', { detail: `No monitor ${id.slice(0, 100)}.` });
+function notFound(id: string): DomainProblem {
+  return new DomainProblem('not_found', { detail: `No monitor ${id.slice(0, 100)}.` });
 }
 
 /** The monitor of a path parameter, or 404 (a malformed id is a 404 too, as for checks). */
@@ -82,7 +82,7 @@ async function assertSlotFree(
   principal: Principal,
 ): Promise<void> {
   if ((await countLiveMonitors(db, scopeOf(principal))) >= deps.monitorSlots) {
-    throw new HttpProblem('monitor_limit_reached', {
+    throw new DomainProblem('monitor_limit_reached', {
       detail: `This workspace already has ${deps.monitorSlots} monitors in the ${principal.environment} environment, the most it may have. Archive one to free a slot.`,
     });
   }
@@ -102,7 +102,7 @@ async function assertMonitorCreatable(
 ): Promise<void> {
   assertWebhookUrl(request.webhook_url);
   if (lookup.format.status === 'invalid') {
-    throw new HttpProblem('validation_failed', {
+    throw new DomainProblem('validation_failed', {
       detail: `The number ${lookup.format.message}; a monitor needs a number the registry can be asked about. POST /checks reports the format finding without creating a monitor.`,
       errors: [
         {
@@ -114,7 +114,7 @@ async function assertMonitorCreatable(
     });
   }
   if (!lookup.source.supports(lookup.country, request.identifier_type, lookup.format.normalized)) {
-    throw new HttpProblem('validation_failed', {
+    throw new DomainProblem('validation_failed', {
       detail: `No registry source covers ${request.identifier_type} numbers in ${lookup.country} in the ${principal.environment} environment, so a monitor could never detect a change. GET /countries lists what is covered.`,
       errors: [
         {
@@ -131,7 +131,7 @@ async function assertMonitorCreatable(
 /** A registry answer that names several companies cannot start a monitor of one company. */
 function assertBaselineUsable(lookup: IdentifierLookup): void {
   if (lookup.lookup?.outcome === 'ambiguous') {
-    throw new HttpProblem('validation_failed', {
+    throw new DomainProblem('validation_failed', {
       detail: `${lookup.lookup.companies.length} companies in the registry carry this number, so it cannot identify one company to monitor. Search by name (POST /companies/search) and monitor the company's registration number.`,
       errors: [
         { pointer: '/identifier', code: 'ambiguous', message: 'belongs to several companies' },

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Transact } from '../../db/group-commit.js';
 import { LeaseLostError } from '../../db/leases.js';
 import type { Database, MonitorRow, UsageSource } from '../../db/schema.js';
-import { HttpProblem } from '../../http/problems.js';
 import { toTimestamp } from '../../lib/clock.js';
+import { DomainProblem } from '../../lib/problem.js';
 import type { Principal } from '../accounts/principal.js';
 import type { Check } from '../checks/checks.schemas.js';
 import {
@@ -48,9 +48,9 @@ export type UnpaidCode =
 /** A refusal to pay (402), whether read before the registry is asked or met by the debit. */
 function isPaymentProblem(
   error: unknown,
-): error is HttpProblem & { code: 'paid_access_required' | 'insufficient_credits' } {
+): error is DomainProblem & { code: 'paid_access_required' | 'insufficient_credits' } {
   return (
-    error instanceof HttpProblem &&
+    error instanceof DomainProblem &&
     (error.code === 'paid_access_required' || error.code === 'insufficient_credits')
   );
 }
@@ -64,7 +64,7 @@ async function unpaidReason(
   db: Kysely<Database>,
   deps: MonitorsDeps,
   row: MonitorRow,
-): Promise<{ code: UnpaidCode; problem: HttpProblem } | undefined> {
+): Promise<{ code: UnpaidCode; problem: DomainProblem } | undefined> {
   try {
     await assertCanPay(db, monitorPrincipal(row), 'monitors.run');
   } catch (error) {
@@ -81,7 +81,7 @@ async function unpaidReason(
   if (!simulated) return undefined;
   return {
     code: 'simulated_credit_shortage',
-    problem: new HttpProblem('insufficient_credits', {
+    problem: new DomainProblem('insufficient_credits', {
       detail: `Simulated by the sandbox timeline of ${row.identifier_normalized}: this run behaves as if the workspace had no credits, so that vat.monitor.needs_credits can be tried. The next run proceeds; sandbox keys never spend credits.`,
     }),
   };
@@ -90,7 +90,7 @@ async function unpaidReason(
 export type PreparedRecheck =
   | { paid: true; lookup: IdentifierLookup }
   /** `recorded` is false when a scheduled recheck's lease was lost meanwhile. */
-  | { paid: false; problem: HttpProblem; recorded: boolean };
+  | { paid: false; problem: DomainProblem; recorded: boolean };
 
 /**
  * The steps of every recheck before its unit of work, in the documented order (docs/decisions.md,

@@ -1,5 +1,7 @@
 import formbody from '@fastify/formbody';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import Type from 'typebox';
 import { ALL_SCOPES } from '../accounts/scopes.js';
 import { parseAuthorizationRequest, registerClient } from './oauth.service.js';
 import { findClientById } from './oauth.store.js';
@@ -17,10 +19,17 @@ export const CONSENT_PATH = '/dashboard/oauth/consent';
 type Form = Record<string, unknown>;
 // Public (no key), not API operations: kept out of the OpenAPI document.
 const PUBLIC = { config: { public: true }, schema: { hide: true } } as const;
-const ANY_QUERY = { type: 'object', additionalProperties: true } as const;
+const ANY_QUERY = Type.Unsafe<Form>({ type: 'object', additionalProperties: true });
 // Any body: the endpoints read their fields themselves and word the RFCs' errors, but a declared
 // schema puts the body through the rules every request meets (U+0000 refused, nul-characters.ts).
 const WRITE = { ...PUBLIC, schema: { ...PUBLIC.schema, body: {} } } as const;
+
+/** The fields of a form (or of a JSON object); any other body has none. */
+function formOf(body: unknown): Form {
+  return isForm(body) ? body : {};
+}
+
+const isForm = (body: unknown): body is Form => typeof body === 'object' && body !== null;
 
 function field(form: Form, name: string): string | undefined {
   const value = form[name];
@@ -53,7 +62,7 @@ function sendOAuthError(reply: FastifyReply, error: OAuthError) {
  * S256, rotating refresh tokens) and revocation (RFC 7009). Answers are the RFCs' JSON, not
  * Problems, because OAuth clients (the MCP SDK's included) parse those.
  */
-export const oauthRoutes: FastifyPluginAsync = async (app) => {
+export const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, transact, clock, newId, urls } = app.context;
   const deps = { clock, newId };
   // The issuer is the origin the MCP endpoint is served from.
@@ -107,7 +116,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     { ...PUBLIC, schema: { ...PUBLIC.schema, querystring: ANY_QUERY } },
     async (request, reply) => {
       try {
-        const valid = await parseAuthorizationRequest(db, request.query as Form, urls.mcp());
+        const valid = await parseAuthorizationRequest(db, request.query, urls.mcp());
         const consent = new URLSearchParams({
           response_type: 'code',
           client_id: valid.clientId,
@@ -135,7 +144,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
   );
 
   app.post('/oauth/token', WRITE, async (request, reply) => {
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request.body);
     const grantType = required(form, 'grant_type');
     const clientId = required(form, 'client_id');
     if (!(await findClientById(db, clientId))) {
@@ -172,7 +181,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.post('/oauth/revoke', WRITE, async (request, reply) => {
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request.body);
     const input = { token: required(form, 'token'), clientId: field(form, 'client_id') };
     await transact((trx) => revokeToken(trx, deps, input));
     // RFC 7009 2.2: 200 whether or not the token was known.

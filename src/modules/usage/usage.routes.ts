@@ -1,9 +1,12 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requirePrincipal } from '../../http/auth.js';
 import { problemResponses } from '../../http/responses.js';
 import { summarizeUsage, type UsageDeps } from './usage.service.js';
 
-export const usageRoutes: FastifyPluginAsync<{ deps: UsageDeps }> = async (app, { deps }) => {
+export const usageRoutes: FastifyPluginAsyncTypebox<{ deps: UsageDeps }> = async (
+  app,
+  { deps },
+) => {
   app.get(
     '/v1/usage',
     {

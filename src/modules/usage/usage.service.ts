@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { CreditLedgerTable, Database, EnvironmentName, UsageSource } from '../../db/schema.js';
-import { HttpProblem } from '../../http/problems.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
+import { DomainProblem } from '../../lib/problem.js';
 import type { UsageSummary } from './usage.schemas.js';
 import {
   addUsageTotals,
@@ -72,12 +72,12 @@ const OPERATION_WORDS: Record<UsageOperation, string> = {
 };
 
 const paidAccessRequired = (operation: UsageOperation, workspaceId: string) =>
-  new HttpProblem('paid_access_required', {
+  new DomainProblem('paid_access_required', {
     detail: `${OPERATION_WORDS[operation]} is billable and workspace ${workspaceId} has no paid access. The workspace owner can ask the operator of this service to turn it on (firmwatch access --workspace ${workspaceId} --paid on); sandbox keys (svc_test_) work without it, at no cost.`,
   });
 
 const insufficientCredits = (operation: UsageOperation, workspaceId: string, balance: number) =>
-  new HttpProblem('insufficient_credits', {
+  new DomainProblem('insufficient_credits', {
     detail: `${OPERATION_WORDS[operation]} needs a positive credit balance to start (it uses 1 credit only when a register answers) and workspace ${workspaceId} has ${balance}. The workspace owner can ask the operator of this service to add credits (firmwatch credits grant --workspace ${workspaceId} --units <n>); sandbox keys (svc_test_) cost nothing.`,
   });
 

@@ -5,9 +5,9 @@ import type {
   WebhookDeliveryAttemptRow,
   WebhookDeliveryStatus,
 } from '../../db/schema.js';
-import { HttpProblem } from '../../http/problems.js';
 import { toTimestamp } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
+import { DomainProblem } from '../../lib/problem.js';
 import { afterWebhookFailure, afterWebhookRecovered } from '../monitors/monitor-states.js';
 import { findMonitorForRecheck, updateMonitor } from '../monitors/monitors.store.js';
 import {
@@ -177,7 +177,7 @@ export async function deliveryLog(
   eventId: string,
 ): Promise<DeliveryLogEntry[]> {
   if (!(await findEventById(db, eventId)))
-    throw new HttpProblem('not_found', { detail: `No monitoring event ${eventId}.` });
+    throw new DomainProblem('not_found', { detail: `No monitoring event ${eventId}.` });
   const deliveries = await listDeliveriesOfEvent(db, eventId);
   const attempts = await listAttemptsOfDeliveries(
     db,

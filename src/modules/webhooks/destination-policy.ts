@@ -4,7 +4,7 @@
 // courtesy that fails early; the second is the guard, since a public name can resolve anywhere.
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { FieldError, FieldErrorCode } from '../../http/problems.js';
+import type { FieldError, FieldErrorCode } from '../../lib/problem.js';
 
 /**
  * Names that never lead to a public endpoint (IANA special-use and reserved names), refused as the

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, WebhookDeliveryRow } from '../../db/schema.js';
-import { HttpProblem } from '../../http/problems.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
+import { DomainProblem } from '../../lib/problem.js';
 import { findMonitorForRecheck } from '../monitors/monitors.store.js';
 import { envelopeBody } from './deliveries.service.js';
 import {
@@ -48,7 +48,7 @@ async function ensureUnderLimit(db: Kysely<Database>, eventId: string, now: Date
   const freeAt = new Date(new Date(counted[0] as string).getTime() + periodMs);
   const waitMs = freeAt.getTime() - now.getTime();
   const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
-  throw new HttpProblem('rate_limited', {
+  throw new DomainProblem('rate_limited', {
     detail: `Event ${eventId} was redelivered ${counted.length} times in the last ${periodMs / 60_000} minutes, the most one event may be. Redeliver it again after ${toTimestamp(freeAt)} (in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}).`,
     retryAfter: Math.max(1, Math.ceil(waitMs / 1000)),
   });
@@ -106,13 +106,13 @@ export async function redeliverEvent(
 ): Promise<RedeliveryResult> {
   const now = deps.clock.now();
   const event = await findEventById(db, eventId, { lock: true });
-  if (!event) throw new HttpProblem('not_found', { detail: `No monitoring event ${eventId}.` });
+  if (!event) throw new DomainProblem('not_found', { detail: `No monitoring event ${eventId}.` });
   const deliveries = await listDeliveriesOfEvent(db, eventId);
   const open = deliveries.find((delivery) => delivery.next_attempt_at !== null);
   if (open) return bringForward(db, deps, open);
   const monitor = await findMonitorForRecheck(db, event.monitor_id);
   if (!monitor?.webhook_url)
-    throw new HttpProblem('validation_failed', {
+    throw new DomainProblem('validation_failed', {
       detail: `Monitor ${event.monitor_id} has no webhook URL to deliver ${eventId} to; set one with PATCH /v1/monitors/${event.monitor_id}.`,
     });
   await ensureUnderLimit(db, event.id, now);
@@ -140,7 +140,7 @@ export async function redeliverEvent(
       (candidate) => candidate.next_attempt_at !== null,
     );
     if (queued) return { delivery_id: queued.id, brought_forward: true, url: queued.url };
-    throw new HttpProblem('service_unavailable', {
+    throw new DomainProblem('service_unavailable', {
       detail: `Another redelivery of ${eventId} was being queued at the same moment; try again.`,
     });
   }
