@@ -12,14 +12,13 @@ import {
   type CompaniesDeps,
   type LastWrites,
   runLastWrites,
-  scopeOf,
 } from '../companies/companies.service.js';
+import { tenantOf } from '../tenancy/tenant.js';
 import { startUsage, type UsageOperation } from '../usage/usage.service.js';
 import type { Check, CheckCreateRequest, Evidence, Warning } from './checks.schemas.js';
 import { findCheckBody, insertCheck, listCheckRows } from './checks.store.js';
 import { sameCompanyName } from './company-name.js';
 import { liveCoverageWarning } from './live-coverage-warning.js';
-
 import {
   type RegistryFindings,
   registryFindings,
@@ -250,7 +249,7 @@ export async function getCheck(
   principal: Principal,
   id: string,
 ): Promise<Check> {
-  const body = isIdOf('chk', id) ? await findCheckBody(db, scopeOf(principal), id) : undefined;
+  const body = isIdOf('chk', id) ? await findCheckBody(db, tenantOf(principal), id) : undefined;
   if (!body) throw new DomainProblem('not_found', { detail: `No check ${id.slice(0, 100)}.` });
   return JSON.parse(body) as Check;
 }
@@ -264,7 +263,7 @@ export async function listChecks(
   const page = await paginator.page(
     ['checks', principal.workspaceId, principal.environment],
     request,
-    (position, take) => listCheckRows(db, scopeOf(principal), position, take),
+    (position, take) => listCheckRows(db, tenantOf(principal), position, take),
     (row) => ({ sortValue: row.created_at, id: row.id }),
   );
   return {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { after, type KeysetPosition } from '../../db/keyset.js';
 import { prepared } from '../../db/prepared.js';
 import type { ChecksTable, Database } from '../../db/schema.js';
-import type { Scope } from '../companies/companies.store.js';
+import type { Tenant } from '../tenancy/tenant.js';
 
 export const insertCheck = prepared((db, p: ChecksTable) =>
   db.insertInto('checks').values({
@@ -16,30 +16,30 @@ export const insertCheck = prepared((db, p: ChecksTable) =>
 
 export async function findCheckBody(
   db: Kysely<Database>,
-  scope: Scope,
+  tenant: Tenant,
   id: string,
 ): Promise<string | undefined> {
   const row = await db
     .selectFrom('checks')
     .select('body')
     .where('id', '=', id)
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('environment', '=', scope.environment)
+    .where('workspace_id', '=', tenant.workspace_id)
+    .where('environment', '=', tenant.environment)
     .executeTakeFirst();
   return row?.body;
 }
 
 export async function listCheckRows(
   db: Kysely<Database>,
-  scope: Scope,
+  tenant: Tenant,
   position: KeysetPosition | undefined,
   take: number,
 ): Promise<Array<{ id: string; created_at: string; body: string }>> {
   return db
     .selectFrom('checks')
     .select(['id', 'created_at', 'body'])
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('environment', '=', scope.environment)
+    .where('workspace_id', '=', tenant.workspace_id)
+    .where('environment', '=', tenant.environment)
     .where(after(position))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')

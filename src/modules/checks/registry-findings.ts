@@ -10,8 +10,8 @@ import {
   type CompaniesDeps,
   type LastWrites,
   saveCompanySnapshots,
-  scopeOf,
 } from '../companies/companies.service.js';
+import { tenantOf } from '../tenancy/tenant.js';
 import type { Check, Evidence, Warning } from './checks.schemas.js';
 
 // The registry's findings of a check (contract section 1, registry_match and company_legal_status)
@@ -104,7 +104,7 @@ export async function registryFindings(
       const [company] = await saveCompanySnapshots(
         db,
         deps,
-        scopeOf(principal),
+        tenantOf(principal),
         origin,
         [lookup.company],
         fetchedAt,
@@ -155,7 +155,7 @@ export async function registryFindings(
       const named = await saveCompanySnapshots(
         db,
         deps,
-        scopeOf(principal),
+        tenantOf(principal),
         origin,
         lookup.companies.slice(0, AMBIGUOUS_NAMED),
         fetchedAt,

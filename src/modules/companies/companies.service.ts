@@ -5,6 +5,7 @@ import { type IdGenerator, isIdOf } from '../../lib/ids.js';
 import { DomainProblem } from '../../lib/problem.js';
 import type { CompanyRecord, RegistrySource, SourceInfo } from '../../sources/registry-source.js';
 import type { Principal } from '../accounts/principal.js';
+import { type Tenant, tenantOf } from '../tenancy/tenant.js';
 import { startUsage } from '../usage/usage.service.js';
 import type { Company, CompanySearchRequest } from './companies.schemas.js';
 import {
@@ -14,7 +15,6 @@ import {
   insertCompanyIfAbsent,
   refreshCompany,
   reserveSnapshotAllowance,
-  type Scope,
 } from './companies.store.js';
 
 export const MAX_SEARCH_CANDIDATES = 100;
@@ -25,11 +25,6 @@ export interface CompaniesDeps {
   /** New snapshots a workspace may store per environment per UTC day. */
   snapshotsPerDay: number;
 }
-
-export const scopeOf = (principal: Principal): Scope => ({
-  workspace_id: principal.workspaceId,
-  environment: principal.environment,
-});
 
 function toCompany(
   record: CompanyRecord,
@@ -79,7 +74,7 @@ export async function runLastWrites(db: Kysely<Database>, writes: LastWrites): P
 export async function saveCompanySnapshots(
   db: Kysely<Database>,
   deps: CompaniesDeps,
-  scope: Scope,
+  tenant: Tenant,
   source: SourceInfo,
   records: readonly CompanyRecord[],
   /** When the records were fetched from the register (a cached record keeps its first fetch). */
@@ -92,12 +87,12 @@ export async function saveCompanySnapshots(
   const companies: Company[] = [];
   let inserted = 0;
   for (const record of records) {
-    let stored = await findCompanyBySourceKey(db, scope, record.key);
+    let stored = await findCompanyBySourceKey(db, tenant, record.key);
     if (stored === undefined) {
       const newId = deps.newId('cmp');
       const company = toCompany(record, newId, source, retrievedAt);
       const row = {
-        ...scope,
+        ...tenant,
         id: newId,
         source_key: record.key,
         snapshot: JSON.stringify(company),
@@ -110,7 +105,7 @@ export async function saveCompanySnapshots(
         continue;
       }
       // Another request stored this company first: refresh its row instead.
-      stored = (await findCompanyBySourceKey(db, scope, record.key)) ?? {
+      stored = (await findCompanyBySourceKey(db, tenant, record.key)) ?? {
         id: newId,
         snapshot: '',
       };
@@ -130,9 +125,9 @@ export async function saveCompanySnapshots(
   if (inserted > 0) {
     // Storage is counted on the day it is used, whenever the record was fetched.
     const day = toTimestamp(now).slice(0, 10);
-    const total = await reserveSnapshotAllowance(db, scope, day, inserted, deps.snapshotsPerDay);
+    const total = await reserveSnapshotAllowance(db, tenant, day, inserted, deps.snapshotsPerDay);
     if (total === undefined) {
-      const used = await findSnapshotAllowanceUsage(db, scope, day);
+      const used = await findSnapshotAllowanceUsage(db, tenant, day);
       const nextDay = Date.parse(`${day}T00:00:00.000Z`) + 24 * 60 * 60 * 1000;
       throw new DomainProblem('snapshot_allowance_exceeded', {
         detail: `This request would store ${inserted} new company snapshots, but ${used} of the ${deps.snapshotsPerDay} allowed today (UTC) are used. Known companies can still be refreshed.`,
@@ -272,7 +267,7 @@ export async function recordSearch(
   const companies = await saveCompanySnapshots(
     db,
     deps,
-    scopeOf(principal),
+    tenantOf(principal),
     candidates.source,
     candidates.records,
     candidates.retrievedAt,
@@ -288,7 +283,7 @@ export async function getCompany(
   id: string,
 ): Promise<Company> {
   const snapshot = isIdOf('cmp', id)
-    ? await findCompanySnapshot(db, scopeOf(principal), id)
+    ? await findCompanySnapshot(db, tenantOf(principal), id)
     : undefined;
   if (!snapshot)
     throw new DomainProblem('not_found', { detail: `No company ${id.slice(0, 100)}.` });

@@ -1,13 +1,9 @@
 import type { Kysely } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Database, EnvironmentName } from '../../db/schema.js';
+import type { Tenant } from '../tenancy/tenant.js';
 
-export interface Scope {
-  workspace_id: string;
-  environment: EnvironmentName;
-}
-
-const selectBySourceKey = prepared((db, p: Scope & { source_key: string }) =>
+const selectBySourceKey = prepared((db, p: Tenant & { source_key: string }) =>
   db
     .selectFrom('companies')
     .select(['id', 'snapshot'])
@@ -18,17 +14,17 @@ const selectBySourceKey = prepared((db, p: Scope & { source_key: string }) =>
 
 export async function findCompanyBySourceKey(
   db: Kysely<Database>,
-  scope: Scope,
+  tenant: Tenant,
   sourceKey: string,
 ): Promise<{ id: string; snapshot: string } | undefined> {
-  const { rows } = await selectBySourceKey(db, { ...scope, source_key: sourceKey });
+  const { rows } = await selectBySourceKey(db, { ...tenant, source_key: sourceKey });
   return rows[0];
 }
 
 /** Inserts a new snapshot unless one exists for the source key; true when this call inserted. */
 export async function insertCompanyIfAbsent(
   db: Kysely<Database>,
-  row: Scope & {
+  row: Tenant & {
     id: string;
     source_key: string;
     snapshot: string;
@@ -67,7 +63,7 @@ export async function refreshCompany(
  */
 export async function reserveSnapshotAllowance(
   db: Kysely<Database>,
-  scope: Scope,
+  tenant: Tenant,
   day: string,
   count: number,
   allowance: number,
@@ -75,7 +71,7 @@ export async function reserveSnapshotAllowance(
   if (count > allowance) return undefined;
   const row = await db
     .insertInto('snapshot_allowance_usage')
-    .values({ ...scope, day, used: count })
+    .values({ ...tenant, day, used: count })
     .onConflict((oc) =>
       oc
         .columns(['workspace_id', 'environment', 'day'])
@@ -93,14 +89,14 @@ export async function reserveSnapshotAllowance(
 
 export async function findSnapshotAllowanceUsage(
   db: Kysely<Database>,
-  scope: Scope,
+  tenant: Tenant,
   day: string,
 ): Promise<number> {
   const row = await db
     .selectFrom('snapshot_allowance_usage')
     .select('used')
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('environment', '=', scope.environment)
+    .where('workspace_id', '=', tenant.workspace_id)
+    .where('environment', '=', tenant.environment)
     .where('day', '=', day)
     .executeTakeFirst();
   return row?.used ?? 0;
@@ -108,15 +104,15 @@ export async function findSnapshotAllowanceUsage(
 
 export async function findCompanySnapshot(
   db: Kysely<Database>,
-  scope: Scope,
+  tenant: Tenant,
   id: string,
 ): Promise<string | undefined> {
   const row = await db
     .selectFrom('companies')
     .select('snapshot')
     .where('id', '=', id)
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('environment', '=', scope.environment)
+    .where('workspace_id', '=', tenant.workspace_id)
+    .where('environment', '=', tenant.environment)
     .executeTakeFirst();
   return row?.snapshot;
 }

@@ -6,7 +6,7 @@ import { toTimestamp } from '../../lib/clock.js';
 import { type IdGenerator, isIdOf } from '../../lib/ids.js';
 import { DomainProblem } from '../../lib/problem.js';
 import type { Principal } from '../accounts/principal.js';
-import { scopeOf } from '../companies/companies.service.js';
+import { tenantOf } from '../tenancy/tenant.js';
 import { enqueueDelivery } from '../webhooks/deliveries.service.js';
 import type {
   EventSeverity,
@@ -92,7 +92,7 @@ export async function getMonitorEvent(
   principal: Principal,
   id: string,
 ): Promise<MonitorEvent> {
-  const row = isIdOf('evt', id) ? await findMonitorEvent(db, scopeOf(principal), id) : undefined;
+  const row = isIdOf('evt', id) ? await findMonitorEvent(db, tenantOf(principal), id) : undefined;
   if (!row)
     throw new DomainProblem('not_found', { detail: `No monitoring event ${id.slice(0, 100)}.` });
   return toMonitorEvent(row);
@@ -135,7 +135,7 @@ export async function listMonitorEvents(
       filters.createdBefore ?? '',
     ],
     request,
-    (position, take) => listMonitorEventRows(db, scopeOf(principal), filters, position, take),
+    (position, take) => listMonitorEventRows(db, tenantOf(principal), filters, position, take),
     (row) => ({ sortValue: row.created_at, id: row.id }),
   );
   return { rows: page.rows.map(toMonitorEvent), pagination: page.pagination };

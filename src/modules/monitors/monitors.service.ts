@@ -13,7 +13,7 @@ import {
   type IdentifierLookup,
   lookUpIdentifier,
 } from '../checks/checks.service.js';
-import { scopeOf } from '../companies/companies.service.js';
+import { tenantOf } from '../tenancy/tenant.js';
 import { assertCanPay } from '../usage/usage.service.js';
 import { webhookUrlError } from '../webhooks/destination-policy.js';
 import { isObservation, snapshotOfCheck } from './changes.js';
@@ -70,7 +70,7 @@ export async function requireMonitor(
   options: { lock?: boolean } = {},
 ): Promise<MonitorRow> {
   const row = isIdOf('mon', id)
-    ? await findMonitor(db, scopeOf(principal), id, options)
+    ? await findMonitor(db, tenantOf(principal), id, options)
     : undefined;
   if (!row) throw notFound(id);
   return row;
@@ -81,7 +81,7 @@ async function assertSlotFree(
   deps: MonitorsDeps,
   principal: Principal,
 ): Promise<void> {
-  if ((await countLiveMonitors(db, scopeOf(principal))) >= deps.monitorSlots) {
+  if ((await countLiveMonitors(db, tenantOf(principal))) >= deps.monitorSlots) {
     throw new DomainProblem('monitor_limit_reached', {
       detail: `This workspace already has ${deps.monitorSlots} monitors in the ${principal.environment} environment, the most it may have. Archive one to free a slot.`,
     });
@@ -268,7 +268,7 @@ export async function listMonitors(
   const page = await paginator.page(
     ['monitors', principal.workspaceId, principal.environment],
     request,
-    (position, take) => listMonitorRows(db, scopeOf(principal), position, take),
+    (position, take) => listMonitorRows(db, tenantOf(principal), position, take),
     (row) => ({ sortValue: row.updated_at, id: row.id }),
   );
   return { rows: page.rows.map(toMonitor), pagination: page.pagination };

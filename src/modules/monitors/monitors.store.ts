@@ -3,7 +3,7 @@ import { isPostgres } from '../../db/dialect.js';
 import { after, type KeysetPosition } from '../../db/keyset.js';
 import { holdsLease, type LeasedTable } from '../../db/leases.js';
 import type { Database, MonitorEventsTable, MonitorRow, MonitorsTable } from '../../db/schema.js';
-import type { Scope } from '../companies/companies.store.js';
+import type { Tenant } from '../tenancy/tenant.js';
 
 /** Monitors the scheduler rechecks: not archived, not paused (the `monitors_due` index). */
 export const DUE_MONITORS: LeasedTable = {
@@ -57,7 +57,7 @@ export async function insertMonitor(db: Kysely<Database>, row: MonitorsTable): P
 /** A live (not archived) monitor of this workspace and environment. */
 export async function findMonitor(
   db: Kysely<Database>,
-  scope: Scope,
+  tenant: Tenant,
   id: string,
   { lock = false }: { lock?: boolean } = {},
 ): Promise<MonitorRow | undefined> {
@@ -65,8 +65,8 @@ export async function findMonitor(
     .selectFrom('monitors')
     .selectAll()
     .where('id', '=', id)
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('environment', '=', scope.environment)
+    .where('workspace_id', '=', tenant.workspace_id)
+    .where('environment', '=', tenant.environment)
     .where('archived_at', 'is', null);
   // A run and a scheduled recheck of one monitor compare against its latest snapshot: on
   // PostgreSQL the row lock makes the second wait for the first, so a change is reported once.
@@ -89,12 +89,12 @@ export async function findMonitorForRecheck(
   return query.executeTakeFirst();
 }
 
-export async function countLiveMonitors(db: Kysely<Database>, scope: Scope): Promise<number> {
+export async function countLiveMonitors(db: Kysely<Database>, tenant: Tenant): Promise<number> {
   const row = await db
     .selectFrom('monitors')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('environment', '=', scope.environment)
+    .where('workspace_id', '=', tenant.workspace_id)
+    .where('environment', '=', tenant.environment)
     .where('archived_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
@@ -162,15 +162,15 @@ export async function releaseMonitorLease(
 
 export async function listMonitorRows(
   db: Kysely<Database>,
-  scope: Scope,
+  tenant: Tenant,
   position: KeysetPosition | undefined,
   take: number,
 ): Promise<MonitorRow[]> {
   return db
     .selectFrom('monitors')
     .selectAll()
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('environment', '=', scope.environment)
+    .where('workspace_id', '=', tenant.workspace_id)
+    .where('environment', '=', tenant.environment)
     .where('archived_at', 'is', null)
     .where(after(position, 'updated_at'))
     .orderBy('updated_at', 'desc')
@@ -182,7 +182,7 @@ export async function listMonitorRows(
 /** What names the monitors among `ids` (archived ones too), for a page of their events. */
 export async function listMonitorNameRows(
   db: Kysely<Database>,
-  scope: Scope,
+  tenant: Tenant,
   ids: string[],
 ): Promise<
   Array<Pick<MonitorRow, 'id' | 'company_name' | 'latest_snapshot' | 'identifier_normalized'>>
@@ -191,8 +191,8 @@ export async function listMonitorNameRows(
   return db
     .selectFrom('monitors')
     .select(['id', 'company_name', 'latest_snapshot', 'identifier_normalized'])
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('environment', '=', scope.environment)
+    .where('workspace_id', '=', tenant.workspace_id)
+    .where('environment', '=', tenant.environment)
     .where('id', 'in', ids)
     .execute();
 }
@@ -206,15 +206,15 @@ export async function insertMonitorEvent(
 
 export async function findMonitorEvent(
   db: Kysely<Database>,
-  scope: Scope,
+  tenant: Tenant,
   id: string,
 ): Promise<MonitorEventsTable | undefined> {
   return db
     .selectFrom('monitor_events')
     .selectAll()
     .where('id', '=', id)
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('environment', '=', scope.environment)
+    .where('workspace_id', '=', tenant.workspace_id)
+    .where('environment', '=', tenant.environment)
     .executeTakeFirst();
 }
 
@@ -228,7 +228,7 @@ export interface EventRowFilters {
 
 export async function listMonitorEventRows(
   db: Kysely<Database>,
-  scope: Scope,
+  tenant: Tenant,
   filters: EventRowFilters,
   position: KeysetPosition | undefined,
   take: number,
@@ -236,8 +236,8 @@ export async function listMonitorEventRows(
   let query = db
     .selectFrom('monitor_events')
     .selectAll()
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('environment', '=', scope.environment);
+    .where('workspace_id', '=', tenant.workspace_id)
+    .where('environment', '=', tenant.environment);
   if (filters.monitorId !== undefined) query = query.where('monitor_id', '=', filters.monitorId);
   if (filters.types !== undefined) query = query.where('type', 'in', filters.types);
   if (filters.createdAfter !== undefined)
