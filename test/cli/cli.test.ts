@@ -149,10 +149,11 @@ describe('where the CLI finds its database', { timeout: 240_000 }, () => {
     ['key', 'create', ...MISSING_WORKSPACE, '--environment', 'sandbox'],
     ['credits', 'balance', ...MISSING_WORKSPACE],
     ['events', 'redeliver', '--event', 'evt_00000000000000000000000000'],
+    ['monitors', 'rotate-secret', 'mon_00000000000000000000000000'],
     ['user', 'create', '--email', 'ada@example.com', ...MISSING_WORKSPACE],
   ];
 
-  it('every command but serve, worker, mcp and migrate offers --create', () => {
+  it('every command but serve, worker, mcp, migrate and listen (API clients or the database owners) offers --create', () => {
     const leaves = (command: Command, path: string[]): Array<[string, Command]> =>
       command.commands.length === 0
         ? [[path.join(' '), command]]
@@ -166,6 +167,7 @@ describe('where the CLI finds its database', { timeout: 240_000 }, () => {
       'worker',
       'mcp',
       'migrate',
+      'listen',
     ]);
     expect(withCreate).toEqual(
       expect.arrayContaining(['workspace list', 'key create', 'user create']),

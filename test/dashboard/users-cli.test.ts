@@ -155,7 +155,7 @@ describe.concurrent('firmwatch user create, and the starter sign-in of serve', (
     }
     // Piet is the last owner now.
     expect((await user('piet@example.com', 'member')).code).toBe(1);
-  });
+  }, 150_000); // seven CLI processes one after another: about 50 s on a quiet 2-core machine
 
   it('reissues a one-time password: printed once, to be changed, and every session ends', async () => {
     const env = { DATABASE_URL: `sqlite:${join(dir, 'reset.db')}`, PORT: '9999' };
