@@ -39,7 +39,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Every CLI run is a real process (about a second of CPU): all tests run concurrently, and each
 // starts its processes in parallel wherever they do not depend on each other.
-describe.concurrent('firmwatch workspace and key commands', () => {
+// Each file's tests run at once, every one starting CLI or serve processes (about 3 s of CPU
+// each): on 2 busy cores one test can pass 60 s.
+describe.concurrent('firmwatch workspace and key commands', { timeout: 150_000 }, () => {
   let env: Record<string, string>;
   let created: CliResult;
   let workspaceId: string;
@@ -224,7 +226,7 @@ describe.concurrent('firmwatch workspace and key commands', () => {
   });
 });
 
-describe.concurrent('the starter workspace of serve', () => {
+describe.concurrent('the starter workspace of serve', { timeout: 150_000 }, () => {
   it('an empty SQLite database gets a sandbox key once, on the first start only', async () => {
     const env = { DATABASE_URL: `sqlite:${join(dir, 'starter.db')}` };
     const first = await startServeProcess(env);
