@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../kit/webhooks.js';
 import { DEFAULT_SERVICE_URL } from '../mcp/stdio-bridge.js';
-import { type ListenReport, LOOK_BACK_MS, listen, sessionSecret } from './listen.js';
+import { newSigningSecret } from '../modules/monitors/signing-secret.js';
+import { type ListenReport, LOOK_BACK_MS, listen } from './listen.js';
 import { CliError, jsonOption, type RunCommand } from './output.js';
 
 interface ListenCommandOptions {
@@ -90,7 +91,8 @@ export function addListenCommand(program: Command, run: RunCommand): void {
         );
         const forwardTo = httpUrl(options.forwardTo, '--forward-to');
         const types = eventTypes(options.events);
-        const secret = sessionSecret();
+        // A session secret, made as a monitor's is.
+        const secret = newSigningSecret();
         const write = (line: string) => process.stdout.write(`${line}\n`);
         // Printed once the starting point is taken, so that whatever the developer does next
         // is forwarded.

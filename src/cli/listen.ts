@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MonitorEvent } from '../kit/client.js';
 import { envelopeJson } from '../modules/webhooks/envelope.js';
@@ -58,11 +57,6 @@ export type ListenReport =
     }
   | { object: 'service_unreachable'; error: string; at: string }
   | { object: 'service_reachable'; at: string };
-
-/** A session signing secret, shaped as a monitor's (`svcwhsec_` and 32 random bytes). */
-export function sessionSecret(): string {
-  return `svcwhsec_${randomBytes(32).toString('base64url')}`;
-}
 
 /** The envelope bytes of an event as the API returns it. */
 export function envelopeOfEvent(event: MonitorEvent): string {
