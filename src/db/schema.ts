@@ -86,6 +86,7 @@ export type IdempotencyRecordRow = Selectable<IdempotencyRecordsTable>;
 export type MonitorRow = Selectable<MonitorsTable>;
 export type MonitorEventRow = Selectable<MonitorEventsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type NewWebhookDeliveryRow = Insertable<WebhookDeliveriesTable>;
 export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type DashboardSessionRow = Selectable<DashboardSessionsTable>;

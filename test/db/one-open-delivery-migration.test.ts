@@ -2,7 +2,7 @@ import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
-import type { WebhookDeliveriesTable } from '../../src/db/schema.js';
+import type { NewWebhookDeliveryRow } from '../../src/db/schema.js';
 import { createTestDatabase, DIALECTS } from '../helpers/databases.js';
 
 // Concurrent redeliveries could leave an event with several open deliveries (issue 23); the
@@ -21,8 +21,8 @@ describe.each(DIALECTS)('migration 0013 on deliveries already doubled [%s]', (di
         id: string,
         event: string,
         created: string,
-        changes: Partial<WebhookDeliveriesTable> = {},
-      ): WebhookDeliveriesTable => ({
+        changes: Partial<NewWebhookDeliveryRow> = {},
+      ): NewWebhookDeliveryRow => ({
         id,
         event_id: event,
         monitor_id: 'mon_1',

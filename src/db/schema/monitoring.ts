@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { EnvironmentName } from './accounts.js';
 
 // Monitors, their events, and the webhook deliveries of those events with every attempt.
@@ -84,6 +85,8 @@ export interface WebhookDeliveriesTable {
   completed_at: string | null;
   lease_owner: string | null;
   lease_expires_at: string | null;
+  /** 1 for a test event's delivery (src/modules/webhooks/test-events.service.ts), else 0. */
+  test: Generated<number>;
 }
 
 /** A redelivery that made an attempt come sooner, counted for the per-event limit. */

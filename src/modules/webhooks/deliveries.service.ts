@@ -85,11 +85,12 @@ export function judgeAttempt(
   attempts: number,
   result: Pick<AttemptResult, 'status'>,
   now: Date,
+  { once = false }: { once?: boolean } = {},
 ): AttemptVerdict {
   if (result.status !== null && result.status >= 200 && result.status < 300)
     return { status: 'delivered' };
   if (result.status === 410) return { status: 'failed', monitorError: 'webhook_gone' };
-  const delay = nextAttemptDelayMs(deliveryId, attempts);
+  const delay = once ? null : nextAttemptDelayMs(deliveryId, attempts);
   if (delay === null) return { status: 'failed', monitorError: 'webhook_failed' };
   return { status: 'retrying', nextAttemptAt: new Date(now.getTime() + delay) };
 }
@@ -98,7 +99,8 @@ export function judgeAttempt(
  * Records an attempt in the caller's transaction: the delivery log entry, the delivery's new state,
  * the event's `delivery` object (and `acknowledged_at` on the first 2xx), and what a final failure
  * or a recovery means for the monitor. Returns the delivery's new status, or null, writing nothing,
- * when the lease was lost meanwhile.
+ * when the lease was lost meanwhile. A test event's delivery is attempted once, and only its own
+ * rows change: it has no event row, and a receiver's answer to a test says nothing of the monitor.
  */
 export async function recordAttempt(
   db: Kysely<Database>,
@@ -108,7 +110,8 @@ export async function recordAttempt(
   lease: { owner: string; now: Date },
 ): Promise<AttemptVerdict['status'] | null> {
   const attempts = delivery.attempts + 1;
-  const verdict = judgeAttempt(delivery.id, attempts, result, lease.now);
+  const test = delivery.test === 1;
+  const verdict = judgeAttempt(delivery.id, attempts, result, lease.now, { once: test });
   const now = toTimestamp(lease.now);
   const finished = verdict.status !== 'retrying';
   const held = await completeLeasedAttempt(
@@ -136,6 +139,7 @@ export async function recordAttempt(
     duration_ms: result.durationMs,
     response_excerpt: result.excerpt,
   });
+  if (test) return verdict.status;
   await recordEventAttempt(db, delivery.event_id, {
     status: verdict.status,
     response_status: result.status,
@@ -161,6 +165,8 @@ export async function recordAttempt(
 
 export interface DeliveryLogEntry {
   id: string;
+  /** A test event's delivery (`firmwatch events test`), not a real event's. */
+  test: boolean;
   url: string;
   status: WebhookDeliveryStatus;
   attempts: number;
@@ -176,9 +182,10 @@ export async function deliveryLog(
   db: Kysely<Database>,
   eventId: string,
 ): Promise<DeliveryLogEntry[]> {
-  if (!(await findEventById(db, eventId)))
-    throw new DomainProblem('not_found', { detail: `No monitoring event ${eventId}.` });
   const deliveries = await listDeliveriesOfEvent(db, eventId);
+  // A test event has its deliveries and no event row.
+  if (!deliveries.some((delivery) => delivery.test === 1) && !(await findEventById(db, eventId)))
+    throw new DomainProblem('not_found', { detail: `No monitoring event ${eventId}.` });
   const attempts = await listAttemptsOfDeliveries(
     db,
     deliveries.map((delivery) => delivery.id),
@@ -188,6 +195,7 @@ export async function deliveryLog(
     byDelivery.set(attempt.delivery_id, [...(byDelivery.get(attempt.delivery_id) ?? []), attempt]);
   return deliveries.map((delivery) => ({
     id: delivery.id,
+    test: delivery.test === 1,
     url: delivery.url,
     status: delivery.status,
     attempts: delivery.attempts,

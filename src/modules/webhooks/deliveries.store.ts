@@ -5,6 +5,7 @@ import { prepared } from '../../db/prepared.js';
 import type {
   Database,
   MonitorEventsTable,
+  NewWebhookDeliveryRow,
   WebhookDeliveriesTable,
   WebhookDeliveryAttemptRow,
   WebhookDeliveryAttemptsTable,
@@ -20,7 +21,7 @@ export const DUE_DELIVERIES: LeasedTable = {
 
 export async function insertDelivery(
   db: Kysely<Database>,
-  row: WebhookDeliveriesTable,
+  row: NewWebhookDeliveryRow,
 ): Promise<void> {
   await db.insertInto('webhook_deliveries').values(row).execute();
 }
@@ -148,7 +149,7 @@ export async function recordEventAttempt(
 export async function updateDelivery(
   db: Kysely<Database>,
   id: string,
-  changes: Partial<WebhookDeliveriesTable>,
+  changes: Partial<Omit<WebhookDeliveriesTable, 'test'>>,
 ): Promise<void> {
   await db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute();
 }

@@ -1,9 +1,5 @@
 import type { Kysely } from 'kysely';
-import type {
-  Database,
-  WebhookDeliveriesTable,
-  WebhookRedeliveriesTable,
-} from '../../db/schema.js';
+import type { Database, NewWebhookDeliveryRow, WebhookRedeliveriesTable } from '../../db/schema.js';
 
 /**
  * A delivery queued by a redelivery, unless the event already has an open one (the unique index
@@ -11,7 +7,7 @@ import type {
  */
 export async function insertOpenDelivery(
   db: Kysely<Database>,
-  row: WebhookDeliveriesTable,
+  row: NewWebhookDeliveryRow,
 ): Promise<boolean> {
   const result = await db
     .insertInto('webhook_deliveries')

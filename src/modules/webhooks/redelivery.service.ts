@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, WebhookDeliveryRow } from '../../db/schema.js';
+import type { Database, NewWebhookDeliveryRow, WebhookDeliveryRow } from '../../db/schema.js';
 import { type Clock, toTimestamp } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { DomainProblem } from '../../lib/problem.js';
@@ -54,7 +54,11 @@ async function ensureUnderLimit(db: Kysely<Database>, eventId: string, now: Date
   });
 }
 
-async function countRedelivery(db: Kysely<Database>, deps: Deps, delivery: WebhookDeliveryRow) {
+async function countRedelivery(
+  db: Kysely<Database>,
+  deps: Deps,
+  delivery: Pick<WebhookDeliveryRow, 'id' | 'event_id'>,
+) {
   const now = deps.clock.now();
   await recordRedelivery(
     db,
@@ -117,7 +121,7 @@ export async function redeliverEvent(
     });
   await ensureUnderLimit(db, event.id, now);
   const at = toTimestamp(now);
-  const delivery: WebhookDeliveryRow = {
+  const delivery: NewWebhookDeliveryRow = {
     id: deps.newId('dlv'),
     event_id: event.id,
     monitor_id: event.monitor_id,
