@@ -1,31 +1,16 @@
 import type { Command } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../kit/webhooks.js';
-import { DEFAULT_SERVICE_URL } from '../mcp/stdio-bridge.js';
 import { newSigningSecret } from '../modules/monitors/signing-secret.js';
+import { type ApiCommandOptions, addApiOptions, apiConnection, httpUrl } from './api-options.js';
 import { type ListenReport, LOOK_BACK_MS, listen } from './listen.js';
 import { CliError, jsonOption, type RunCommand } from './output.js';
 
-interface ListenCommandOptions {
+interface ListenCommandOptions extends ApiCommandOptions {
   forwardTo: string;
-  apiKey?: string;
-  baseUrl?: string;
   events?: string;
   monitor?: string;
   interval: string;
   json?: boolean;
-}
-
-function httpUrl(value: string, option: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new CliError('invalid_option', `${option} must be an http:// or https:// URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new CliError('invalid_option', `${option} must be an http:// or https:// URL`);
-  }
-  return url.toString();
 }
 
 function eventTypes(value: string | undefined): string[] | undefined {
@@ -59,17 +44,13 @@ function describe(report: ListenReport): string {
 
 /** `firmwatch listen --forward-to URL`: signed webhooks on a developer's own machine. */
 export function addListenCommand(program: Command, run: RunCommand): void {
-  program
+  const command = program
     .command('listen')
     .description(
       'Follow the monitoring events of the workspace an API key belongs to and forward each new one to a URL (http://localhost:... included) as the signed webhook request the service would send, signed with a secret made for this session and printed at the start. A client of the REST API: it opens no database. Ctrl-C stops it.',
     )
-    .requiredOption('--forward-to <url>', 'where to POST each event (your webhook receiver)')
-    .option('--api-key <key>', 'an API key with events:read (default: FIRMWATCH_API_KEY)')
-    .option(
-      '--base-url <url>',
-      `the API base URL (default: FIRMWATCH_URL, or ${DEFAULT_SERVICE_URL}/v1)`,
-    )
+    .requiredOption('--forward-to <url>', 'where to POST each event (your webhook receiver)');
+  addApiOptions(command, 'events:read')
     .option('--events <types>', 'only these event types, separated by commas')
     .option('--monitor <id>', 'only the events of this monitor (mon_...)')
     .option('--interval <ms>', 'how often to ask the service for new events', '1000')
@@ -77,18 +58,11 @@ export function addListenCommand(program: Command, run: RunCommand): void {
     .action(async (options: ListenCommandOptions) => {
       const output = { json: options.json === true };
       await run(output, async () => {
-        const apiKey = options.apiKey ?? process.env.FIRMWATCH_API_KEY;
-        if (!apiKey) {
-          throw new CliError('missing_api_key', 'give --api-key or set FIRMWATCH_API_KEY');
-        }
+        const { apiKey, baseUrl } = apiConnection(options);
         const intervalMs = Number(options.interval);
         if (!Number.isInteger(intervalMs) || intervalMs < 50 || intervalMs > 60_000) {
           throw new CliError('invalid_option', '--interval is milliseconds, 50 to 60000');
         }
-        const baseUrl = httpUrl(
-          options.baseUrl ?? process.env.FIRMWATCH_URL ?? `${DEFAULT_SERVICE_URL}/v1`,
-          '--base-url',
-        );
         const forwardTo = httpUrl(options.forwardTo, '--forward-to');
         const types = eventTypes(options.events);
         // A session secret, made as a monitor's is.

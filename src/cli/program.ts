@@ -12,6 +12,7 @@ import { closeOnSignals, type StarterWorkspace, startServer } from '../server.js
 import { startWorker } from '../worker.js';
 import { addAccountsCommands } from './accounts-commands.js';
 import { addBillingCommands } from './billing-commands.js';
+import { addChecksCommands } from './checks-commands.js';
 import { addEventsCommands } from './events-commands.js';
 import { addListenCommand } from './listen-command.js';
 import { addMirrorCommands } from './mirror-commands.js';
@@ -191,6 +192,7 @@ export function buildCli(json: boolean): Command {
 
   addAccountsCommands(program, run);
   addBillingCommands(program, run);
+  addChecksCommands(program, run);
   addEventsCommands(program, run);
   addListenCommand(program, run);
   addMirrorCommands(program, run);

@@ -1,5 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './api-types.js';
+import { type RetryOptions, retryingFetch } from './retrying-fetch.js';
 
 /**
  * `firmwatch/client`: a typed client for the whole /v1 API (README, "Typed client"). Its types are
@@ -8,6 +9,7 @@ import type { components, paths } from './api-types.js';
  */
 
 export type { components, operations, paths, webhooks } from './api-types.js';
+export type { RetryOptions } from './retrying-fetch.js';
 
 type Schemas = components['schemas'];
 export type Problem = Schemas['Problem'];
@@ -32,6 +34,12 @@ export interface FirmwatchClientOptions {
   apiKey: string;
   /** Another fetch (a proxy agent, a test double of the network); defaults to the global one. */
   fetch?: (request: Request) => Promise<Response>;
+  /**
+   * Every POST, PATCH and DELETE gets an `Idempotency-Key` when it has none, and 429, 503 and
+   * retryable problems are tried again with the same key, after `Retry-After` (src/kit/retrying-fetch.ts).
+   * `false` sends each request once, as given.
+   */
+  retry?: RetryOptions | false;
 }
 
 /**
@@ -39,9 +47,10 @@ export interface FirmwatchClientOptions {
  * typed success body, `error` the typed `Problem` of a 4xx or 5xx (branch on its `code`).
  */
 export function createFirmwatchClient(options: FirmwatchClientOptions): FirmwatchClient {
+  const fetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   return createClient<paths>({
     baseUrl: options.baseUrl,
     headers: { Authorization: `Bearer ${options.apiKey}` },
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: options.retry === false ? fetch : retryingFetch(options.retry, fetch),
   });
 }

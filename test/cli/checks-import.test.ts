@@ -1,0 +1,178 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { runCli } from '../helpers/cli.js';
+
+// `firmwatch checks import` as an accounts-payable team runs it: the CLI as its own process, a
+// client of a real server on 127.0.0.1, a supplier file of 500 rows of which 20 are bad, stopped
+// with Ctrl-C (SIGINT) half-way and run again.
+
+const ROOT = join(import.meta.dirname, '../..');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+// Sandbox fixtures (docs/sandbox.md): a matched GB VAT number, a DE one, a US EIN, and a number
+// whose format is invalid (still a check: a 201, never a bad row).
+const GOOD = [
+  ['vat_number', 'GB999000005', 'GB'],
+  ['vat_number', 'DE999000105', 'de'],
+  ['tax_identifier', '999000010', 'US'],
+  ['vat_number', 'GB12', 'GB'],
+] as const;
+
+/** 500 rows: every 50th lacks its identifier (10), and as many name no country the API knows (10). */
+function supplierFile(): { csv: string; bad: number[]; invalidFormat: number } {
+  const lines = ['Identifier_Type,identifier,country,client_reference,metadata.erp_id,notes'];
+  const bad: number[] = [];
+  let invalidFormat = 0;
+  for (let i = 0; i < 500; i++) {
+    const line = i + 2;
+    const [type, identifier, country] = GOOD[i % GOOD.length] as readonly string[];
+    if (i % 50 === 7) {
+      bad.push(line);
+      lines.push(`${type},,${country},row-${i},${i},"missing, identifier"`);
+    } else if (i % 50 === 33) {
+      bad.push(line);
+      lines.push(`${type},${identifier},Q1,row-${i},${i},`);
+    } else {
+      lines.push(`${type},${identifier},${country},row-${i},${i},"a ""quoted"" note"`);
+      if (identifier === 'GB12') invalidFormat += 1;
+    }
+  }
+  return { csv: `${lines.join('\n')}\n`, bad, invalidFormat };
+}
+
+describe('firmwatch checks import', () => {
+  let t: TestApp;
+  let dir: string;
+  let key: string;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    dir = mkdtempSync(join(tmpdir(), 'firmwatch-import-'));
+    workspaceId = (
+      await createWorkspace(t.database.db, { clock: t.clock, newId: t.newId }, { name: 'AP' })
+    ).id;
+    key = (await t.createKey({ workspaceId })).key;
+  });
+  afterAll(async () => {
+    await t?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const env = () => ({ FIRMWATCH_API_KEY: key, FIRMWATCH_URL: t.baseUrl });
+  const checksInWorkspace = async () =>
+    (
+      await t.database.db
+        .selectFrom('checks')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirstOrThrow()
+    ).n;
+
+  it('checks every good row exactly once across a Ctrl-C and a second run, and reports each bad row by its line', async () => {
+    const { csv, bad, invalidFormat } = supplierFile();
+    const file = join(dir, 'suppliers.csv');
+    const out = join(dir, 'results.csv');
+    writeFileSync(file, csv);
+    const args = ['checks', 'import', file, '--out', out, '--concurrency', '2', '--json'];
+
+    // First run: interrupted once 200 rows are done.
+    const first = spawn(process.execPath, ['--import', TSX, 'src/cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env() },
+    });
+    let stdout = '';
+    let stderr = '';
+    first.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    first.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      if (/^200 rows done$/m.test(stderr) && !first.killed) first.kill('SIGINT');
+    });
+    const [firstCode] = await once(first, 'exit');
+    expect(firstCode, stderr).toBe(130);
+    const stopped = JSON.parse(stdout);
+    expect(stopped.stopped.code).toBe('interrupted');
+    expect(stopped.rows).toBeGreaterThanOrEqual(200);
+    expect(stopped.rows).toBeLessThan(500);
+    const checkedFirst = await checksInWorkspace();
+    expect(checkedFirst).toBe(stopped.checked);
+    // Every bad row met so far was reported on standard error, with its line.
+    for (const line of bad.filter((n) => n - 2 < stopped.rows))
+      expect(stderr).toContain(`line ${line}: bad row`);
+
+    // Second run: to the end.
+    const second = await runCli(args, env());
+    expect(second.code, second.stderr).toBe(0);
+    const summary = JSON.parse(second.stdout);
+    expect(summary).toMatchObject({ rows: 500, checked: 480, bad_rows: 20, failed: 0 });
+    expect(summary.stopped).toBeNull();
+    // The rows of the first run were answered from their stored checks, not checked again.
+    expect(summary.replayed).toBe(stopped.checked);
+    expect(await checksInWorkspace()).toBe(480);
+    // The four findings are counted side by side.
+    expect(summary.findings.format_status).toEqual({
+      valid: 480 - invalidFormat,
+      invalid: invalidFormat,
+    });
+    expect(Object.values<number>(summary.findings.registry_match_status).reduce(sum)).toBe(480);
+
+    // The results file is complete: each line once, in the file's order.
+    const results: Array<Record<string, string>> = parse(readFileSync(out), { columns: true });
+    expect(results.map((row) => Number(row.line))).toEqual(
+      Array.from({ length: 500 }, (_, i) => i + 2),
+    );
+    const badResults = results.filter((row) => row.status === 'bad_row');
+    expect(badResults.map((row) => Number(row.line))).toEqual(bad);
+    expect(badResults.find((row) => row.line === '9')).toMatchObject({
+      problem_code: 'missing_value',
+    });
+    expect(badResults.find((row) => row.line === '35')?.problem).toContain('/country_code');
+    const first2 = results[0] as Record<string, string>;
+    expect(first2).toMatchObject({
+      status: 'checked',
+      identifier: 'GB999000005',
+      format_status: 'valid',
+      client_reference: 'row-0',
+      credits_used: '0',
+    });
+    expect(first2.check_id).toMatch(/^chk_/);
+  }, 240_000);
+
+  it('refuses a file without the columns a check needs, and says which', async () => {
+    const file = join(dir, 'no-country.csv');
+    writeFileSync(file, 'identifier_type,identifier\nvat_number,GB999000005\n');
+    const result = await runCli(['checks', 'import', file, '--json'], env());
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).error).toMatchObject({ code: 'invalid_file' });
+    expect(JSON.parse(result.stdout).error.message).toContain('country_code');
+  }, 60_000);
+
+  it('--dry-run counts what each register would answer and sends no check', async () => {
+    const file = join(dir, 'plan.csv');
+    writeFileSync(file, supplierFile().csv);
+    const before = await checksInWorkspace();
+    const result = await runCli(['checks', 'import', file, '--dry-run', '--json'], env());
+    expect(result.code, result.stderr).toBe(0);
+    const plan = JSON.parse(result.stdout);
+    expect(plan).toMatchObject({ environment: 'sandbox', rows: 500, bad_rows: 10, max_credits: 0 });
+    expect(plan.countries.map((c: { country_code: string }) => c.country_code)).toEqual([
+      'DE',
+      'GB',
+      'Q1',
+      'US',
+    ]);
+    expect(await checksInWorkspace()).toBe(before);
+  }, 60_000);
+});
+
+const sum = (a: number, b: number) => a + b;
