@@ -17,6 +17,7 @@ import * as m0015 from './0015-mirror-company-details.js';
 import * as m0016 from './0016-mirror-diff.js';
 import * as m0017 from './0017-mirror-number-lookup-order.js';
 import * as m0018 from './0018-monitor-events-by-type.js';
+import * as m0019 from './0019-check-and-monitor-filters.js';
 
 /**
  * Every migration, in order. A static list rather than a directory scan: it survives bundling and
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0016-mirror-diff': m0016,
   '0017-mirror-number-lookup-order': m0017,
   '0018-monitor-events-by-type': m0018,
+  '0019-check-and-monitor-filters': m0019,
 };

@@ -10,6 +10,9 @@ export const insertCheck = prepared((db, p: ChecksTable) =>
     workspace_id: p.workspace_id,
     environment: p.environment,
     created_at: p.created_at,
+    client_reference: p.client_reference,
+    identifier_normalized: p.identifier_normalized,
+    country_code: p.country_code,
     body: p.body,
   }),
 );
@@ -29,17 +32,41 @@ export async function findCheckBody(
   return row?.body;
 }
 
+/**
+ * What `GET /checks` narrows by: exact values as stored (`identifiers` holds every normalised form
+ * the filter can stand for), instants as stored (UTC ISO text), exclusive.
+ */
+export interface CheckRowFilters {
+  clientReference?: string | undefined;
+  identifiers?: readonly string[] | undefined;
+  countryCode?: string | undefined;
+  createdAfter?: string | undefined;
+  createdBefore?: string | undefined;
+}
+
 export async function listCheckRows(
   db: Kysely<Database>,
   tenant: Tenant,
+  filters: CheckRowFilters,
   position: KeysetPosition | undefined,
   take: number,
 ): Promise<Array<{ id: string; created_at: string; body: string }>> {
-  return db
+  let query = db
     .selectFrom('checks')
     .select(['id', 'created_at', 'body'])
     .where('workspace_id', '=', tenant.workspace_id)
-    .where('environment', '=', tenant.environment)
+    .where('environment', '=', tenant.environment);
+  if (filters.clientReference !== undefined)
+    query = query.where('client_reference', '=', filters.clientReference);
+  if (filters.identifiers !== undefined)
+    query = query.where('identifier_normalized', 'in', filters.identifiers);
+  if (filters.countryCode !== undefined)
+    query = query.where('country_code', '=', filters.countryCode);
+  if (filters.createdAfter !== undefined)
+    query = query.where('created_at', '>', filters.createdAfter);
+  if (filters.createdBefore !== undefined)
+    query = query.where('created_at', '<', filters.createdBefore);
+  return query
     .where(after(position))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
