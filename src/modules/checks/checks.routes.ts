@@ -24,7 +24,7 @@ const CheckListQuery = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 128,
-        description: 'Only checks with this `client_reference` (exact match).',
+        description: 'Only checks with this `client_reference` (exact).',
       }),
     ),
     identifier: Type.Optional(
@@ -32,13 +32,11 @@ const CheckListQuery = Type.Object(
         minLength: 1,
         maxLength: 128,
         description:
-          "Only checks of this number, normalized as a check normalizes it: case, spaces and punctuation are ignored, and with `country_code` the country's format rules apply too (`identifier=136695976&country_code=DE` finds checks of `DE136695976`).",
+          "Only checks of this number, normalized as a check normalizes it (also by the country's rules, with `country_code`).",
       }),
     ),
     country_code: Type.Optional(
-      CountryCodeInputOf(
-        'Only checks of numbers issued in this country: two letters, either case.',
-      ),
+      CountryCodeInputOf('Only checks of numbers of this country: two letters, either case.'),
     ),
     created_after: Type.Optional(
       Type.String({

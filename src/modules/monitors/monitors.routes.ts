@@ -35,8 +35,7 @@ const MonitorListQuery = Type.Object(
         minItems: 1,
         maxItems: MONITOR_STATUSES.length,
         uniqueItems: true,
-        description:
-          'Only monitors with one of these statuses: repeat the parameter for several (`status=active&status=attention`).',
+        description: 'Only monitors in one of these statuses (in a URL, repeat the parameter).',
       }),
     ),
     health: Type.Optional(
@@ -44,15 +43,14 @@ const MonitorListQuery = Type.Object(
         minItems: 1,
         maxItems: MONITOR_HEALTHS.length,
         uniqueItems: true,
-        description:
-          'Only monitors with one of these healths: repeat the parameter for several (`health=source_degraded&health=needs_credits`).',
+        description: 'Only monitors whose health is one of these (in a URL, repeat the parameter).',
       }),
     ),
     client_reference: Type.Optional(
       Type.String({
         minLength: 1,
         maxLength: 128,
-        description: 'Only monitors with this `client_reference` (exact match).',
+        description: 'Only monitors with this `client_reference` (exact).',
       }),
     ),
     ...PaginationQueryProperties,
