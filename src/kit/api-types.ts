@@ -1033,6 +1033,16 @@ export interface operations {
   listChecks: {
     parameters: {
       query?: {
+        /** @description Only checks with this `client_reference` (exact). */
+        client_reference?: string;
+        /** @description Only checks of this number, normalized as a check normalizes it (also by the country's rules, with `country_code`). */
+        identifier?: string;
+        /** @description Only checks of numbers of this country: two letters, either case. */
+        country_code?: string;
+        /** @description Only checks created after this instant (exclusive), RFC 3339. */
+        created_after?: string;
+        /** @description Only checks created before this instant (exclusive), RFC 3339. */
+        created_before?: string;
         /** @description Items per page, 1 to 100. */
         limit?: number;
         /** @description Opaque: `pagination.next_cursor` of the previous page. */
@@ -1661,6 +1671,12 @@ export interface operations {
   listMonitors: {
     parameters: {
       query?: {
+        /** @description Only monitors in one of these statuses (in a URL, repeat the parameter). */
+        status?: ('active' | 'paused' | 'attention')[];
+        /** @description Only monitors whose health is one of these (in a URL, repeat the parameter). */
+        health?: ('healthy' | 'source_degraded' | 'needs_credits')[];
+        /** @description Only monitors with this `client_reference` (exact). */
+        client_reference?: string;
         /** @description Items per page, 1 to 100. */
         limit?: number;
         /** @description Opaque: `pagination.next_cursor` of the previous page. */

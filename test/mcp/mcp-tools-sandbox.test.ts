@@ -164,9 +164,10 @@ describe.each(DIALECTS)('MCP tools over Streamable HTTP, sandbox [%s]', (dialect
       );
     });
 
-    it("fits an agent's context: under 25,000 bytes, every argument described, no $ref", async () => {
+    it("fits an agent's context: under 27,000 bytes, every argument described, no $ref", async () => {
       const listed = await client.listTools();
-      expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThan(25_000);
+      // 25,000 until the list filters of issue 29 (25,969 bytes with them; docs/decisions.md).
+      expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThan(27_000);
       for (const entry of listed.tools) {
         // Some agents do not resolve references in an input schema: each one stands alone.
         expect(JSON.stringify(entry.inputSchema), entry.name).not.toContain('$ref');

@@ -17,6 +17,7 @@ import * as m0015 from './0015-mirror-company-details.js';
 import * as m0016 from './0016-mirror-diff.js';
 import * as m0017 from './0017-mirror-number-lookup-order.js';
 import * as m0018 from './0018-monitor-events-by-type.js';
+import * as m0019 from './0019-check-and-monitor-filters.js';
 import * as m0020 from './0020-webhook-test-deliveries.js';
 
 /**
@@ -42,5 +43,6 @@ export const migrations: Record<string, Migration> = {
   '0016-mirror-diff': m0016,
   '0017-mirror-number-lookup-order': m0017,
   '0018-monitor-events-by-type': m0018,
+  '0019-check-and-monitor-filters': m0019,
   '0020-webhook-test-deliveries': m0020,
 };

@@ -19,6 +19,11 @@ export interface ChecksTable {
   workspace_id: string;
   environment: EnvironmentName;
   created_at: string;
+  /** The check's `client_reference`, `identifier.normalized` and `identifier.country_code`, for
+   * the filters of `GET /checks` (the body stays the one source of the object). */
+  client_reference: string | null;
+  identifier_normalized: string;
+  country_code: string;
   /** The Check object exactly as it was returned (JSON). */
   body: string;
 }

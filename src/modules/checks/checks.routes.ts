@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
-import { ListSchema, listResponse, PaginationQuery } from '../../http/pagination.js';
+import { ListSchema, listResponse, PaginationQueryProperties } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import { answersInProcess } from '../../sources/registry-source.js';
+import { CountryCodeInputOf } from '../companies/companies.schemas.js';
 import { runLastWrites } from '../companies/companies.service.js';
 import { assertCanPay } from '../usage/usage.service.js';
 import { type Check, CheckCreateBody, CheckParams } from './checks.schemas.js';
@@ -15,6 +16,44 @@ import {
   lookUpIdentifier,
   writeCheck,
 } from './checks.service.js';
+
+/** `GET /checks`: its filters (issue 29, beyond the contract: docs/decisions.md) and the page. */
+const CheckListQuery = Type.Object(
+  {
+    client_reference: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: 'Only checks with this `client_reference` (exact).',
+      }),
+    ),
+    identifier: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description:
+          "Only checks of this number, normalized as a check normalizes it (also by the country's rules, with `country_code`).",
+      }),
+    ),
+    country_code: Type.Optional(
+      CountryCodeInputOf('Only checks of numbers of this country: two letters, either case.'),
+    ),
+    created_after: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only checks created after this instant (exclusive), RFC 3339.',
+      }),
+    ),
+    created_before: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only checks created before this instant (exclusive), RFC 3339.',
+      }),
+    ),
+    ...PaginationQueryProperties,
+  },
+  { additionalProperties: false },
+);
 
 export const checksRoutes: FastifyPluginAsyncTypebox<{ deps: ChecksDeps }> = async (
   app,
@@ -73,7 +112,7 @@ export const checksRoutes: FastifyPluginAsyncTypebox<{ deps: ChecksDeps }> = asy
         operationId: 'listChecks',
         summary: 'List checks, newest first',
         tags: ['Checks'],
-        querystring: PaginationQuery,
+        querystring: CheckListQuery,
         response: {
           200: ListSchema(Type.Unsafe<Check>({ $ref: 'Check#' })),
           ...problemResponses(400, 401, 403, 422, 429, 500, 503),

@@ -15,6 +15,7 @@ import {
 } from '../companies/companies.service.js';
 import { tenantOf } from '../tenancy/tenant.js';
 import { startUsage, type UsageOperation } from '../usage/usage.service.js';
+import { type CheckFilters, checkFiltersKey, checkRowFilters } from './check-filters.js';
 import type { Check, CheckCreateRequest, Evidence, Warning } from './checks.schemas.js';
 import { findCheckBody, insertCheck, listCheckRows } from './checks.store.js';
 import { sameCompanyName } from './company-name.js';
@@ -238,6 +239,9 @@ export async function writeCheck(
     workspace_id: principal.workspaceId,
     environment: principal.environment,
     created_at: now,
+    client_reference: check.client_reference ?? null,
+    identifier_normalized: format.normalized,
+    country_code: country,
     body: JSON.stringify(check),
   });
   last.push(usage.settle);
@@ -258,12 +262,13 @@ export async function listChecks(
   db: Kysely<Database>,
   paginator: Paginator,
   principal: Principal,
-  request: PageRequest,
+  request: PageRequest & CheckFilters,
 ): Promise<Page<Check>> {
+  const filters = checkRowFilters(request);
   const page = await paginator.page(
-    ['checks', principal.workspaceId, principal.environment],
+    ['checks', principal.workspaceId, principal.environment, ...checkFiltersKey(filters)],
     request,
-    (position, take) => listCheckRows(db, tenantOf(principal), position, take),
+    (position, take) => listCheckRows(db, tenantOf(principal), filters, position, take),
     (row) => ({ sortValue: row.created_at, id: row.id }),
   );
   return {

@@ -3,11 +3,15 @@ import { IDENTIFIER_TYPES } from '../../formats/format-rule.js';
 import { FORMAT_DESCRIPTION } from '../../http/validation.js';
 import { ID_CHARS } from '../../lib/ids.js';
 
-export const CountryCodeInput = Type.String({
-  pattern: '^[A-Za-z]{2}$',
-  [FORMAT_DESCRIPTION]: 'two letters (an ISO 3166-1 alpha-2 country code, either case)',
-  description: 'Two letters, either case.',
-});
+/** A country code as requests give it; with a description of what it means where it is used. */
+export const CountryCodeInputOf = (description: string) =>
+  Type.String({
+    pattern: '^[A-Za-z]{2}$',
+    [FORMAT_DESCRIPTION]: 'two letters (an ISO 3166-1 alpha-2 country code, either case)',
+    description,
+  });
+
+export const CountryCodeInput = CountryCodeInputOf('Two letters, either case.');
 
 export const IdentifierTypeSchema = Type.Enum([...IDENTIFIER_TYPES]);
 

@@ -2,10 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
-import { ListSchema, listResponse, PaginationQuery } from '../../http/pagination.js';
+import { ListSchema, listResponse, PaginationQueryProperties } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
 import { answersInProcess } from '../../sources/registry-source.js';
 import {
+  MONITOR_HEALTHS,
+  MONITOR_STATUSES,
   type Monitor,
   MonitorArchiveResponseSchema,
   MonitorCreateBody,
@@ -24,6 +26,37 @@ import {
   updateMonitorSettings,
 } from './monitors.service.js';
 import { prepareRecheck, runMonitor } from './rechecks.service.js';
+
+/** `GET /monitors`: its filters (issue 29, beyond the contract: docs/decisions.md) and the page. */
+const MonitorListQuery = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Array(Type.Enum([...MONITOR_STATUSES]), {
+        minItems: 1,
+        maxItems: MONITOR_STATUSES.length,
+        uniqueItems: true,
+        description: 'Only monitors in one of these statuses (in a URL, repeat the parameter).',
+      }),
+    ),
+    health: Type.Optional(
+      Type.Array(Type.Enum([...MONITOR_HEALTHS]), {
+        minItems: 1,
+        maxItems: MONITOR_HEALTHS.length,
+        uniqueItems: true,
+        description: 'Only monitors whose health is one of these (in a URL, repeat the parameter).',
+      }),
+    ),
+    client_reference: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: 'Only monitors with this `client_reference` (exact).',
+      }),
+    ),
+    ...PaginationQueryProperties,
+  },
+  { additionalProperties: false },
+);
 
 export const monitorsRoutes: FastifyPluginAsyncTypebox<{ deps: MonitorsDeps }> = async (
   app,
@@ -73,7 +106,7 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ deps: MonitorsDeps }> =
         operationId: 'listMonitors',
         summary: 'List monitors, most recently updated first',
         tags: ['Monitors'],
-        querystring: PaginationQuery,
+        querystring: MonitorListQuery,
         response: {
           200: ListSchema(Type.Unsafe<Monitor>({ $ref: 'Monitor#' })),
           ...problemResponses(400, 401, 403, 422, 429, 500),

@@ -34,6 +34,11 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+export const MONITOR_STATUSES = ['active', 'paused', 'attention'] as const;
+export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
+export const MONITOR_HEALTHS = ['healthy', 'source_degraded', 'needs_credits'] as const;
+export type MonitorHealth = (typeof MONITOR_HEALTHS)[number];
+
 const idOf = (prefix: string) =>
   Type.String({
     pattern: `^${prefix}_${ID_CHARS}$`,
@@ -96,8 +101,8 @@ export const MonitorSchema = Type.Object(
     id: idOf('mon'),
     object: Type.Literal('vat_monitor'),
     environment: Type.Enum(['live', 'sandbox']),
-    status: Type.Enum(['active', 'paused', 'attention']),
-    health: Type.Enum(['healthy', 'source_degraded', 'needs_credits']),
+    status: Type.Enum([...MONITOR_STATUSES]),
+    health: Type.Enum([...MONITOR_HEALTHS]),
     identifier: Type.Ref('Identifier'),
     company_name: Type.Optional(Type.String()),
     client_reference: Type.Optional(Type.String()),

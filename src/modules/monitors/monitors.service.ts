@@ -24,6 +24,8 @@ import type {
   Monitor,
   MonitorCreateRequest,
   MonitorCreateResponse,
+  MonitorHealth,
+  MonitorStatus,
   MonitorUpdateRequest,
   MonitorUpdateResponse,
 } from './monitors.schemas.js';
@@ -34,6 +36,7 @@ import {
   insertMonitor,
   listMonitorRows,
   lockWorkspaceForMonitors,
+  type MonitorRowFilters,
   type MonitorUpdate,
   updateMonitor,
 } from './monitors.store.js';
@@ -259,16 +262,40 @@ export async function getMonitor(
   return toMonitor(await requireMonitor(db, principal, id));
 }
 
+/** The filters of `GET /monitors`, as validated. */
+export interface MonitorFilters {
+  status?: MonitorStatus[];
+  health?: MonitorHealth[];
+  client_reference?: string;
+}
+
 export async function listMonitors(
   db: Kysely<Database>,
   paginator: Paginator,
   principal: Principal,
-  request: PageRequest,
+  request: PageRequest & MonitorFilters,
 ): Promise<Page<Monitor>> {
+  const filters: MonitorRowFilters = {
+    statuses: request.status === undefined ? undefined : [...request.status].sort(),
+    healths: request.health === undefined ? undefined : [...request.health].sort(),
+    clientReference: request.client_reference,
+  };
+  const key = [
+    filters.statuses?.join(',') ?? '',
+    filters.healths?.join(',') ?? '',
+    filters.clientReference ?? '',
+  ];
   const page = await paginator.page(
-    ['monitors', principal.workspaceId, principal.environment],
+    // Filters are part of the list a cursor continues; none leaves the list as it was named before
+    // the filters existed, so cursors made then stay valid.
+    [
+      'monitors',
+      principal.workspaceId,
+      principal.environment,
+      ...(key.some((value) => value !== '') ? key : []),
+    ],
     request,
-    (position, take) => listMonitorRows(db, tenantOf(principal), position, take),
+    (position, take) => listMonitorRows(db, tenantOf(principal), filters, position, take),
     (row) => ({ sortValue: row.updated_at, id: row.id }),
   );
   return { rows: page.rows.map(toMonitor), pagination: page.pagination };

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Compilable, type Kysely, type RawBuilder, sql } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
 import { after, type KeysetPosition } from '../../db/keyset.js';
 import { holdsLease, type LeasedTable } from '../../db/leases.js';
@@ -160,23 +160,67 @@ export async function releaseMonitorLease(
     .execute();
 }
 
+/** What `GET /monitors` narrows by, as stored. */
+export interface MonitorRowFilters {
+  statuses?: readonly MonitorsTable['status'][] | undefined;
+  healths?: readonly MonitorsTable['health'][] | undefined;
+  clientReference?: string | undefined;
+}
+
 export async function listMonitorRows(
   db: Kysely<Database>,
   tenant: Tenant,
+  filters: MonitorRowFilters,
   position: KeysetPosition | undefined,
   take: number,
 ): Promise<MonitorRow[]> {
-  return db
-    .selectFrom('monitors')
-    .selectAll()
-    .where('workspace_id', '=', tenant.workspace_id)
-    .where('environment', '=', tenant.environment)
-    .where('archived_at', 'is', null)
-    .where(after(position, 'updated_at'))
-    .orderBy('updated_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(take)
-    .execute();
+  return monitorRowsQuery(db, tenant, filters, position, take).execute();
+}
+
+/**
+ * The statement of listMonitorRows, to run or to read its plan. A filter of one value is one range
+ * of its index (`monitors_by_status`, `..._health`, `..._client_reference`) in list order. Several
+ * statuses or healths are a page of each combination, merged: with `status in (...)` SQLite (no
+ * statistics) reads monitors_list instead, every live monitor of the workspace, to keep the order
+ * without a sort.
+ */
+export function monitorRowsQuery(
+  db: Kysely<Database>,
+  tenant: Tenant,
+  filters: MonitorRowFilters,
+  position: KeysetPosition | undefined,
+  take: number,
+): Compilable<MonitorRow> & { execute(): Promise<MonitorRow[]> } {
+  const page = (
+    status: MonitorRow['status'] | undefined,
+    health: MonitorRow['health'] | undefined,
+  ) => {
+    let query = db
+      .selectFrom('monitors')
+      .selectAll()
+      .where('workspace_id', '=', tenant.workspace_id)
+      .where('environment', '=', tenant.environment)
+      .where('archived_at', 'is', null);
+    if (status !== undefined) query = query.where('status', '=', status);
+    if (health !== undefined) query = query.where('health', '=', health);
+    if (filters.clientReference !== undefined)
+      query = query.where('client_reference', '=', filters.clientReference);
+    return query
+      .where(after(position, 'updated_at'))
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(take);
+  };
+  const [first, ...others] = (filters.statuses ?? [undefined]).flatMap((status) =>
+    (filters.healths ?? [undefined]).map((health) => page(status, health)),
+  );
+  if (!first) throw new Error('no monitor list statement');
+  if (others.length === 0) return first;
+  let union = db.selectFrom(first.as('combination')).selectAll();
+  for (const other of others) {
+    union = union.unionAll(db.selectFrom(other.as('combination')).selectAll());
+  }
+  return union.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(take);
 }
 
 /** What names the monitors among `ids` (archived ones too), for a page of their events. */
