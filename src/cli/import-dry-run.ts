@@ -1,6 +1,6 @@
 import type { CountryCapability, FirmwatchClient } from '../kit/client.js';
 import { CliError } from './output.js';
-import { isBadRow, readSupplierRows } from './supplier-rows.js';
+import { isBadRow, type RowKind, readSupplierRows } from './supplier-rows.js';
 
 export interface DryRunCountry {
   country_code: string;
@@ -30,6 +30,7 @@ export async function dryRun(
   file: string,
   client: FirmwatchClient,
   apiKey: string,
+  kind: RowKind,
 ): Promise<DryRun> {
   const { data, error } = await client.GET('/countries');
   if (!data) throw new CliError(error?.code ?? 'failed', error?.detail ?? 'GET /countries failed');
@@ -39,7 +40,7 @@ export async function dryRun(
   const environment = apiKey.startsWith('svc_live_') ? 'live' : 'sandbox';
   const countries = new Map<string, DryRunCountry>();
   const result: DryRun = { environment, rows: 0, bad_rows: 0, countries: [], max_credits: 0 };
-  for await (const row of readSupplierRows(file)) {
+  for await (const row of readSupplierRows(file, kind)) {
     result.rows += 1;
     if (isBadRow(row)) {
       result.bad_rows += 1;

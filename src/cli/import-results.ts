@@ -1,9 +1,10 @@
-import type { RowOutcome } from './checks-import.js';
+import type { RowOutcome } from './import-rows.js';
 
 /** The columns of a results CSV: every finding side by side, never merged into one verdict. */
 const COLUMNS = [
   'line',
   'status',
+  'monitor_id',
   'check_id',
   'identifier_type',
   'identifier',
@@ -36,6 +37,7 @@ export function csvLine(outcome: RowOutcome): string {
   const row: Partial<Record<(typeof COLUMNS)[number], string | number | boolean | undefined>> =
     outcome.status === 'checked'
       ? {
+          monitor_id: outcome.monitor_id,
           check_id: outcome.check.id,
           identifier_type: outcome.check.identifier.type,
           identifier: outcome.check.identifier.normalized,

@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
 import { rotateSigningSecret } from '../modules/monitors/signing-secret.js';
 import { createOption, withDatabase } from './database-command.js';
+import { addImportCommand } from './import-command.js';
 import { CliError, jsonOption, printResult, type RunCommand } from './output.js';
 
 /** `firmwatch monitors ...`: operator actions on a monitor. */
 export function addMonitorsCommands(program: Command, run: RunCommand): void {
-  const monitors = program.command('monitors').description('Operator actions on monitors.');
+  const monitors = program
+    .command('monitors')
+    .description('Monitors: enrolment from a supplier file, and operator actions.');
+  addImportCommand(monitors, 'monitors', run);
   monitors
     .command('rotate-secret')
     .description(

@@ -4,8 +4,9 @@ import { parse } from 'csv-parse';
 /**
  * A supplier file (docs/bulk.md): CSV with a header row. Columns, by header name, case and
  * surrounding spaces ignored: `identifier_type`, `identifier`, `country_code` (or `country`), and
- * optionally `company_name`, `client_reference`, and `metadata.<key>` for each metadata value.
- * Other columns are ignored, so a supplier master file can be used as it is exported.
+ * optionally `company_name`, `client_reference`, and `metadata.<key>` for each metadata value;
+ * for monitors also `cadence`, `webhook_url` and `watched_fields`. Other columns are ignored, so a
+ * supplier master file can be used as it is exported.
  */
 export interface SupplierRow {
   /** The row's line in the file (the header is line 1). */
@@ -17,8 +18,15 @@ export interface SupplierRow {
     company_name?: string;
     client_reference?: string;
     metadata?: Record<string, string>;
+    /** Monitors only: `cadence`, `webhook_url`, and `watched_fields` separated by `;`. */
+    cadence?: string;
+    webhook_url?: string;
+    watched_fields?: string[];
   };
 }
+
+/** What the rows become: checks take the identifier columns; monitors also their own. */
+export type RowKind = 'checks' | 'monitors';
 
 export interface BadRow {
   line: number;
@@ -48,6 +56,7 @@ export function checkHeader(headers: string[]): string | undefined {
 export function supplierRow(
   line: number,
   record: Record<string, string | undefined>,
+  kind: RowKind = 'checks',
 ): SupplierRow | BadRow {
   const fields: Record<string, string> = {};
   const metadata: Record<string, string> = {};
@@ -69,6 +78,12 @@ export function supplierRow(
   if (fields.company_name !== undefined) body.company_name = fields.company_name;
   if (fields.client_reference !== undefined) body.client_reference = fields.client_reference;
   if (Object.keys(metadata).length > 0) body.metadata = metadata;
+  if (kind === 'monitors') {
+    if (fields.cadence !== undefined) body.cadence = fields.cadence;
+    if (fields.webhook_url !== undefined) body.webhook_url = fields.webhook_url;
+    if (fields.watched_fields !== undefined)
+      body.watched_fields = fields.watched_fields.split(';').map((field) => field.trim());
+  }
   return { line, body };
 }
 
@@ -81,7 +96,10 @@ export function isBadRow(row: SupplierRow | BadRow): row is BadRow {
  * line. A row the CSV parser cannot read (an unclosed quote, a wrong number of fields) is a bad
  * row; the rows after it are still read.
  */
-export async function* readSupplierRows(path: string): AsyncGenerator<SupplierRow | BadRow> {
+export async function* readSupplierRows(
+  path: string,
+  kind: RowKind = 'checks',
+): AsyncGenerator<SupplierRow | BadRow> {
   let headerProblem: string | undefined;
   const parser = createReadStream(path).pipe(
     parse({
@@ -109,7 +127,7 @@ export async function* readSupplierRows(path: string): AsyncGenerator<SupplierRo
   }>) {
     if (headerProblem !== undefined) throw new SupplierFileError(headerProblem);
     yield* unreadable.splice(0);
-    yield supplierRow(firstLine(info.lines, raw), record);
+    yield supplierRow(firstLine(info.lines, raw), record, kind);
   }
   if (headerProblem !== undefined) throw new SupplierFileError(headerProblem);
   yield* unreadable.splice(0);
@@ -129,8 +147,8 @@ export class SupplierFileError extends Error {
 }
 
 /** How many rows the file holds (a progress bar's total), read as a stream like the rows. */
-export async function countSupplierRows(path: string): Promise<number> {
+export async function countSupplierRows(path: string, kind: RowKind): Promise<number> {
   let rows = 0;
-  for await (const _ of readSupplierRows(path)) rows += 1;
+  for await (const _ of readSupplierRows(path, kind)) rows += 1;
   return rows;
 }

@@ -173,6 +173,44 @@ describe('firmwatch checks import', () => {
     ]);
     expect(await checksInWorkspace()).toBe(before);
   }, 60_000);
+  it('firmwatch monitors import enrols each good row once, with its baseline check, across two runs', async () => {
+    const file = join(dir, 'enrol.csv');
+    const rows = [
+      'identifier_type,identifier,country_code,client_reference,cadence,watched_fields',
+    ];
+    for (let i = 0; i < 12; i++)
+      rows.push(`vat_number,GB999000005,GB,enrol-${i},weekly,company_legal_status; legal_name`);
+    rows.push('vat_number,GB999000005,GB,enrol-bad,hourly,');
+    writeFileSync(file, `${rows.join('\n')}\n`);
+    const monitors = async () =>
+      (
+        await t.database.db
+          .selectFrom('monitors')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('workspace_id', '=', workspaceId)
+          .executeTakeFirstOrThrow()
+      ).n;
+    const out = join(dir, 'enrolled.jsonl');
+    const first = await runCli(['monitors', 'import', file, '--out', out, '--json'], env());
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      rows: 13,
+      checked: 12,
+      replayed: 0,
+      bad_rows: 1,
+    });
+    expect(first.stderr).toContain('line 14: bad row: /cadence');
+    const again = await runCli(['monitors', 'import', file, '--out', out, '--json'], env());
+    expect(JSON.parse(again.stdout)).toMatchObject({ rows: 13, checked: 12, replayed: 12 });
+    expect(await monitors()).toBe(12);
+    const results = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(results[0]).toMatchObject({ line: 2, status: 'checked', replayed: true });
+    expect(results[0].monitor_id).toMatch(/^mon_/);
+    expect(results[0].check.id).toMatch(/^chk_/);
+  }, 120_000);
 });
 
 const sum = (a: number, b: number) => a + b;

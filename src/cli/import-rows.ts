@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import type { Check, FirmwatchClient, Problem } from '../kit/client.js';
 import { retryAfterMs } from '../kit/retrying-fetch.js';
-import { isBadRow, readSupplierRows, type SupplierRow } from './supplier-rows.js';
+import { isBadRow, type RowKind, readSupplierRows, type SupplierRow } from './supplier-rows.js';
 
 /** What became of one row of the file. */
 export type RowOutcome =
-  | { line: number; status: 'checked'; replayed: boolean; check: Check }
+  /** For a monitor, `check` is its baseline check. */
+  | { line: number; status: 'checked'; replayed: boolean; check: Check; monitor_id?: string }
   /** The row itself is wrong (an empty column, a 422 from the API): fix it and run again. */
   | { line: number; status: 'bad_row'; code: string; message: string; pointer?: string }
   /** The API could not take it now (after retries): running again tries it again. */
@@ -35,6 +36,8 @@ export interface ImportSummary {
 
 export interface ImportOptions {
   file: string;
+  /** Checks (`POST /checks`) or monitors (`POST /monitors`, each with its baseline check). */
+  kind: RowKind;
   client: FirmwatchClient;
   /** Requests in flight at once. */
   concurrency: number;
@@ -57,6 +60,19 @@ export function rowIdempotencyKey(file: string, row: SupplierRow): string {
     .update(`${basename(file)}\n${JSON.stringify(row.body)}`)
     .digest('base64url');
   return `csv-${hash}`;
+}
+
+/** One row sent: the check it made (a monitor's baseline), or the problem. */
+async function sendRow(client: FirmwatchClient, kind: RowKind, row: SupplierRow, key: string) {
+  // The generated types want a body of the API's enumerations; the API judges the row's text.
+  const body = row.body as never;
+  const params = { header: { 'idempotency-key': key } };
+  if (kind === 'checks') {
+    const { data, error, response } = await client.POST('/checks', { body, params });
+    return { check: data, error, response };
+  }
+  const { data, error, response } = await client.POST('/monitors', { body, params });
+  return { check: data?.baseline_check, monitorId: data?.monitor.id, error, response };
 }
 
 /** Problems that end the whole run: no later row could succeed. */
@@ -104,14 +120,15 @@ function count(summary: ImportSummary, outcome: RowOutcome): void {
 }
 
 /**
- * `firmwatch checks import`: every row of a supplier file as a check, `concurrency` at a time,
+ * `firmwatch checks import` and `monitors import`: every row of a supplier file as a check or a
+ * monitor, `concurrency` at a time,
  * within the key's rate limit (the client retries 429 and 503 after `Retry-After`; when an answer
  * says no request is left, `RateLimit-Reset` is waited out before the next). A bad row is
  * reported and the others go on; a 402, or a key that cannot check, stops the run cleanly.
  */
-export async function importChecks(options: ImportOptions): Promise<ImportSummary> {
+export async function importRows(options: ImportOptions): Promise<ImportSummary> {
   const summary = emptySummary();
-  const rows = readSupplierRows(options.file);
+  const rows = readSupplierRows(options.file, options.kind);
   // Outcomes finish out of order; they are handed on in the file's order.
   const finished = new Map<number, RowOutcome | null>();
   let sent = 0;
@@ -133,19 +150,21 @@ export async function importChecks(options: ImportOptions): Promise<ImportSummar
   async function checkRow(row: SupplierRow): Promise<RowOutcome | null> {
     const wait = pausedUntil - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const { data, error, response } = await options.client.POST('/checks', {
-      // The generated types want a body of the API's enumerations; the API judges the row's text.
-      body: row.body as never,
-      params: { header: { 'idempotency-key': rowIdempotencyKey(options.file, row) } },
-    });
+    const { check, monitorId, error, response } = await sendRow(
+      options.client,
+      options.kind,
+      row,
+      rowIdempotencyKey(options.file, row),
+    );
     if (response.headers.get('ratelimit-remaining') === '0')
       pausedUntil = Date.now() + (retryAfterMs(response.headers.get('ratelimit-reset')) ?? 1000);
-    if (data)
+    if (check)
       return {
         line: row.line,
         status: 'checked',
         replayed: response.headers.get('idempotency-replayed') === 'true',
-        check: data,
+        check,
+        ...(monitorId !== undefined ? { monitor_id: monitorId } : {}),
       };
     const problem = error as Problem;
     if (STOPPING.has(problem.code)) {
