@@ -1,3 +1,4 @@
+import Type from 'typebox';
 import type { EnvironmentName } from '../../db/schema.js';
 import { ID_CHARS } from '../../lib/ids.js';
 import { type Html, html } from '../html.js';
@@ -72,6 +73,15 @@ export const WORKSPACE_QUERY = {
   properties: { workspace: { type: 'string', maxLength: 100 } },
   additionalProperties: false,
 } as const;
+
+/** `?workspace=`, as a TypeBox schema (the pages move to it from WORKSPACE_QUERY). */
+export const WorkspaceQuery = Type.Object(
+  { workspace: Type.Optional(Type.String({ maxLength: 100 })) },
+  { additionalProperties: false },
+);
+
+/** `/:id`: the monitor, event, key or MCP client a page is about (its page says if none is). */
+export const IdParams = Type.Object({ id: Type.String() });
 
 /** `?workspace=&environment=`: the properties of every page about one environment. */
 export const ENVIRONMENT_QUERY = {
