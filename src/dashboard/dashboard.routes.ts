@@ -2,7 +2,8 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { problemHeaders, problemStatus } from '../http/problems.js';
@@ -53,7 +54,10 @@ const sendPage = (reply: FastifyReply, page: Html, status = 200) =>
  * the JSON API under /v1 never parses forms or reads cookies. This shell holds those plugins, the
  * error pages and the session guard; the pages are the modules of `pages/` (`pages/index.ts`).
  */
-export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, options) => {
+export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardOptions> = async (
+  app,
+  options,
+) => {
   const secure = () => options.publicBaseUrl().startsWith('https:');
   await registerPlugins(app);
   registerErrorPages(app);

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import Type from 'typebox';
 import {
   type AuthorizationRequest,
   approveAuthorization,
@@ -14,10 +15,11 @@ import type { User } from '../modules/users/users.service.js';
 import { errorPage } from './layout.js';
 import { authorizedClientsPage, consentPage } from './oauth-views.js';
 import type { RegisterPages } from './pages/context.js';
-import { type Form, field } from './pages/form-parts.js';
-import { WORKSPACE_QUERY } from './pages/page-parts.js';
+import { field, formOf } from './pages/form-parts.js';
+import { IdParams, WorkspaceQuery } from './pages/page-parts.js';
 
-const ANY_QUERY = { type: 'object', additionalProperties: true } as const;
+/** The authorization request's parameters, as GET /oauth/authorize handed them over. */
+const ANY_QUERY = Type.Record(Type.String(), Type.Unknown(), { additionalProperties: true });
 
 /**
  * The dashboard's share of OAuth: the consent page that GET /oauth/authorize hands over to (the
@@ -79,14 +81,14 @@ export const registerOAuthPages: RegisterPages = (app, ctx) => {
     '/oauth/consent',
     { ...guarded, config: { returnAfterSignIn: true }, schema: { querystring: ANY_QUERY } },
     async (request, reply) => {
-      const checked = await checkedRequest(request.query as Record<string, unknown>, reply);
+      const checked = await checkedRequest(request.query, reply);
       if (!checked.request) return checked.answered;
       return showConsent(request, reply, checked.request);
     },
   );
 
   app.post('/oauth/consent', guardedWrite, async (request, reply) => {
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request.body);
     const { _csrf, decision, workspace, environment, scopes, ...parameters } = form;
     const checked = await checkedRequest(parameters, reply);
     if (!checked.request) return checked.answered;
@@ -127,9 +129,9 @@ export const registerOAuthPages: RegisterPages = (app, ctx) => {
 
   app.get(
     '/oauth/clients',
-    { ...guarded, schema: { querystring: WORKSPACE_QUERY } },
+    { ...guarded, schema: { querystring: WorkspaceQuery } },
     async (request, reply) => {
-      const viewer = await viewerOf(request, (request.query as { workspace?: string }).workspace);
+      const viewer = await viewerOf(request, request.query.workspace);
       if (!viewer) return ctx.noWorkspace(reply);
       const clients = await listAuthorizedClients(db, (request.dashboardUser as User).id);
       const page = { title: 'MCP clients', csrfToken: csrfToken(reply), viewer };
@@ -137,17 +139,21 @@ export const registerOAuthPages: RegisterPages = (app, ctx) => {
     },
   );
 
-  app.post('/oauth/clients/:id/revoke', guardedWrite, async (request, reply) => {
-    const grantId = (request.params as { id: string }).id;
-    const revoked = await revokeGrantOfUser(db, deps, (request.dashboardUser as User).id, grantId);
-    if (!revoked) {
-      const page = { title: 'Not found', csrfToken: csrfToken(reply) };
-      return send(
-        reply,
-        errorPage(page, 'No such MCP client', 'It is not authorized (any more).'),
-        404,
-      );
-    }
-    return reply.redirect('/dashboard/oauth/clients', 303);
-  });
+  app.post(
+    '/oauth/clients/:id/revoke',
+    { ...guardedWrite, schema: { params: IdParams } },
+    async (request, reply) => {
+      const user = request.dashboardUser as User;
+      const revoked = await revokeGrantOfUser(db, deps, user.id, request.params.id);
+      if (!revoked) {
+        const page = { title: 'Not found', csrfToken: csrfToken(reply) };
+        return send(
+          reply,
+          errorPage(page, 'No such MCP client', 'It is not authorized (any more).'),
+          404,
+        );
+      }
+      return reply.redirect('/dashboard/oauth/clients', 303);
+    },
+  );
 };

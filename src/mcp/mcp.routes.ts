@@ -10,6 +10,19 @@ import { JsonExchangeTransport } from './json-exchange-transport.js';
 import { createMcpServer, type Operations, toolListing } from './mcp-server.js';
 import type { ToolDefinition } from './tool-definitions.js';
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/**
+ * The tool a `tools/call` message names, else undefined. The body is any JSON the transport
+ * judges (a malformed message is its JSON-RPC error to answer), so it is only read here, never
+ * refused.
+ */
+function calledToolName(body: unknown): string | undefined {
+  if (!isObject(body) || body.method !== 'tools/call' || !isObject(body.params)) return undefined;
+  return typeof body.params.name === 'string' ? body.params.name : undefined;
+}
+
 /**
  * The MCP endpoint, Streamable HTTP at `/mcp`, stateless: every POST carries one JSON-RPC message
  * and gets its answer as JSON, so any node of a scaled-out deployment can answer any request and
@@ -48,9 +61,9 @@ export const mcpRoutes: FastifyPluginAsync<{
    * The operation would refuse it too, but inside a JSON-RPC result no client can act on it.
    */
   function refuseMissingScope(request: FastifyRequest): void {
-    const message = request.body as { method?: unknown; params?: { name?: unknown } } | null;
-    if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string') return;
-    const scope = tools.byName.get(message.params.name)?.scope;
+    const name = calledToolName(request.body);
+    if (name === undefined) return;
+    const scope = tools.byName.get(name)?.scope;
     const principal = requirePrincipal(request);
     if (scope && !principal.scopes.includes(scope)) throw insufficientScope(scope, principal);
   }

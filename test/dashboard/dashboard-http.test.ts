@@ -311,4 +311,17 @@ describe.each(DIALECTS)('dashboard forms with U+0000 [%s]', (dialect) => {
     expect(page).toContain('email must not contain the character U+0000 (NUL)');
     expect(response.headers.getSetCookie().join(';')).not.toContain('session');
   });
+
+  // Every page's path id has a schema, so the rule of every part of a request holds for it too
+  // (on PostgreSQL the MCP client's id would otherwise reach a text column).
+  it.each([
+    ['GET', '/dashboard/keys/key%00/revoke'],
+    ['POST', '/dashboard/keys/key%00/revoke'],
+    ['POST', '/dashboard/oauth/clients/ocg%00/revoke'],
+  ])('path ids are refused too: %s %s', async (method, path) => {
+    const response = await fetch(`${origin}${path}`, { method, redirect: 'manual' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await response.text()).toContain('must not contain the character U+0000 (NUL)');
+  });
 });

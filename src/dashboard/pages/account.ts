@@ -1,19 +1,19 @@
 import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import { changePassword, type User, UsersError } from '../../modules/users/users.service.js';
 import { returnPath } from '../return-path.js';
 import { type AccountForm, accountPage } from './account.views.js';
 import type { DashboardPageContext, RegisterPages } from './context.js';
-import { type Form, field } from './form-parts.js';
+import { field, formOf } from './form-parts.js';
 
-const QUERY = {
-  type: 'object',
-  properties: {
-    workspace: { type: 'string', maxLength: 100 },
-    next: { type: 'string', maxLength: 4000 },
-    done: { type: 'string', enum: ['password'] },
+const Query = Type.Object(
+  {
+    workspace: Type.Optional(Type.String({ maxLength: 100 })),
+    next: Type.Optional(Type.String({ maxLength: 4000 })),
+    done: Type.Optional(Type.Enum(['password'], { type: 'string' })),
   },
-  additionalProperties: false,
-} as const;
+  { additionalProperties: false },
+);
 
 /** The same answer whether the address or the account ran out of attempts. */
 const TOO_MANY = 'Too many attempts to change the password. Wait a minute, then try again.';
@@ -41,9 +41,9 @@ async function pageFor(
 export const registerAccountPages: RegisterPages = (app, ctx) => {
   app.get(
     '/account',
-    { ...ctx.guarded, config: OPEN_BEFORE_CHANGE, schema: { querystring: QUERY } },
+    { ...ctx.guarded, config: OPEN_BEFORE_CHANGE, schema: { querystring: Query } },
     async (request, reply) => {
-      const query = request.query as { workspace?: string; next?: string; done?: string };
+      const { query } = request;
       const user = request.dashboardUser as User;
       const page = await pageFor(ctx, request, ctx.csrfToken(reply), query.workspace);
       return ctx.send(
@@ -62,7 +62,7 @@ export const registerAccountPages: RegisterPages = (app, ctx) => {
     '/account/password',
     { ...ctx.guardedWrite, config: OPEN_BEFORE_CHANGE },
     async (request, reply) => {
-      const form = request.body as Form | undefined;
+      const form = formOf(request.body);
       const user = request.dashboardUser as User;
       const next = returnPath(field(form, 'next'));
       const refuse = async (error: NonNullable<AccountForm['error']>, status: number) =>

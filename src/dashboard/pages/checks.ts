@@ -1,36 +1,30 @@
 import type { FastifyReply } from 'fastify';
+import Type from 'typebox';
 import type { Viewer } from '../layout.js';
 import { callApi, idempotencyKeyOf, newIdempotencyKey } from './api.js';
 import type { List } from './api-types.js';
 import { type Check, checkDetailPage, checkHistoryPage, playgroundPage } from './checks.views.js';
 import type { RegisterPages } from './context.js';
-import { type Form, field } from './form-parts.js';
-import { ENVIRONMENT_QUERY, pageUrl } from './page-parts.js';
-import { refusingScope } from './scope.js';
+import { field, formOf } from './form-parts.js';
+import { ENVIRONMENT_QUERY_FIELDS, pageUrl } from './page-parts.js';
+import { formScope, refusingScope } from './scope.js';
 
-const PLAYGROUND_QUERY = {
-  type: 'object',
-  properties: {
-    ...ENVIRONMENT_QUERY,
+const PlaygroundQuery = Type.Object(
+  {
+    ...ENVIRONMENT_QUERY_FIELDS,
     // Prefill from the sandbox examples' links.
-    identifier_type: { type: 'string', maxLength: 40 },
-    identifier: { type: 'string', maxLength: 128 },
-    country: { type: 'string', maxLength: 2 },
+    identifier_type: Type.Optional(Type.String({ maxLength: 40 })),
+    identifier: Type.Optional(Type.String({ maxLength: 128 })),
+    country: Type.Optional(Type.String({ maxLength: 2 })),
   },
-  additionalProperties: false,
-} as const;
-const HISTORY_QUERY = {
-  type: 'object',
-  properties: { ...ENVIRONMENT_QUERY, cursor: { type: 'string', maxLength: 2048 } },
-  additionalProperties: false,
-} as const;
-const DETAIL_QUERY = {
-  type: 'object',
-  properties: ENVIRONMENT_QUERY,
-  additionalProperties: false,
-} as const;
-
-type Query = Record<string, string | undefined>;
+  { additionalProperties: false },
+);
+const HistoryQuery = Type.Object(
+  { ...ENVIRONMENT_QUERY_FIELDS, cursor: Type.Optional(Type.String({ maxLength: 2048 })) },
+  { additionalProperties: false },
+);
+const DetailQuery = Type.Object(ENVIRONMENT_QUERY_FIELDS, { additionalProperties: false });
+const CheckPageParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
 /**
  * The checks playground (POST /v1/checks as the signed-in person, so the REST rules answer: a
@@ -47,9 +41,9 @@ export const registerCheckPages: RegisterPages = (app, ctx) => {
 
   app.get(
     '/checks',
-    { ...ctx.guarded, schema: { querystring: PLAYGROUND_QUERY } },
+    { ...ctx.guarded, schema: { querystring: PlaygroundQuery } },
     async (request, reply) => {
-      const query = request.query as Query;
+      const { query } = request;
       const found = await refusingScope(ctx, request, reply, query);
       if ('refused' in found) return found.refused;
       return ctx.send(
@@ -68,16 +62,13 @@ export const registerCheckPages: RegisterPages = (app, ctx) => {
   );
 
   app.post('/checks', ctx.guardedWrite, async (request, reply) => {
-    const form = request.body as Form | undefined;
+    const form = formOf(request.body);
     const values = {
       identifier_type: field(form, 'identifier_type'),
       identifier: field(form, 'identifier'),
       country: field(form, 'country'),
     };
-    const found = await refusingScope(ctx, request, reply, {
-      workspace: field(form, 'workspace'),
-      environment: field(form, 'environment'),
-    });
+    const found = await refusingScope(ctx, request, reply, formScope(form));
     if ('refused' in found) return found.refused;
     const { viewer, environment } = found;
     // The form's values go to the API as they are: its validation is the only one.
@@ -112,9 +103,9 @@ export const registerCheckPages: RegisterPages = (app, ctx) => {
 
   app.get(
     '/checks/history',
-    { ...ctx.guarded, schema: { querystring: HISTORY_QUERY } },
+    { ...ctx.guarded, schema: { querystring: HistoryQuery } },
     async (request, reply) => {
-      const query = request.query as Query;
+      const { query } = request;
       const found = await refusingScope(ctx, request, reply, query);
       if ('refused' in found) return found.refused;
       const params = new URLSearchParams({ limit: '20' });
@@ -138,15 +129,12 @@ export const registerCheckPages: RegisterPages = (app, ctx) => {
     '/checks/:id',
     {
       ...ctx.guarded,
-      schema: {
-        querystring: DETAIL_QUERY,
-        params: { type: 'object', properties: { id: { type: 'string', maxLength: 100 } } },
-      },
+      schema: { querystring: DetailQuery, params: CheckPageParams },
     },
     async (request, reply) => {
-      const found = await refusingScope(ctx, request, reply, request.query as Query);
+      const found = await refusingScope(ctx, request, reply, request.query);
       if ('refused' in found) return found.refused;
-      const id = (request.params as { id: string }).id;
+      const { id } = request.params;
       const result = await callApi<Check>(app, request, found.viewer, found.environment, {
         method: 'GET',
         url: `/v1/checks/${encodeURIComponent(id)}`,

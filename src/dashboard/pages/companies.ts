@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import Type from 'typebox';
 import type { Viewer } from '../layout.js';
 import { callApi, idempotencyKeyOf, newIdempotencyKey } from './api.js';
 import {
@@ -9,15 +10,12 @@ import {
   type SearchValues,
 } from './companies.views.js';
 import type { RegisterPages } from './context.js';
-import { environmentOf, type Form, field } from './form-parts.js';
-import { ENVIRONMENT_QUERY } from './page-parts.js';
-import { refusingScope } from './scope.js';
+import { environmentOf, field, formOf } from './form-parts.js';
+import { ENVIRONMENT_QUERY_FIELDS } from './page-parts.js';
+import { formScope, refusingScope } from './scope.js';
 
-const QUERY = {
-  type: 'object',
-  properties: ENVIRONMENT_QUERY,
-  additionalProperties: false,
-} as const;
+const Query = Type.Object(ENVIRONMENT_QUERY_FIELDS, { additionalProperties: false });
+const CompanyPageParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const EMPTY: SearchValues = {
   country_code: '',
   name: '',
@@ -36,9 +34,9 @@ export const registerCompanyPages: RegisterPages = (app, ctx) => {
 
   app.get(
     '/companies',
-    { ...ctx.guarded, schema: { querystring: QUERY } },
+    { ...ctx.guarded, schema: { querystring: Query } },
     async (request, reply) => {
-      const query = request.query as { workspace?: string; environment?: string };
+      const { query } = request;
       const viewer = await ctx.viewerOf(request, query.workspace);
       if (!viewer) return ctx.noWorkspace(reply);
       return ctx.send(
@@ -55,11 +53,8 @@ export const registerCompanyPages: RegisterPages = (app, ctx) => {
   // Results are answered on this POST's own page: a search is a billable write in live, and its
   // idempotency key makes the same form sent twice one search.
   app.post('/companies/search', ctx.guardedWrite, async (request, reply) => {
-    const form = request.body as Form | undefined;
-    const found = await refusingScope(ctx, request, reply, {
-      workspace: field(form, 'workspace'),
-      environment: field(form, 'environment'),
-    });
+    const form = formOf(request.body);
+    const found = await refusingScope(ctx, request, reply, formScope(form));
     if ('refused' in found) return found.refused;
     const { viewer, environment } = found;
     const values = { ...EMPTY, country_code: field(form, 'country_code') };
@@ -97,17 +92,14 @@ export const registerCompanyPages: RegisterPages = (app, ctx) => {
     '/companies/:id',
     {
       ...ctx.guarded,
-      schema: {
-        querystring: QUERY,
-        params: { type: 'object', properties: { id: { type: 'string', maxLength: 100 } } },
-      },
+      schema: { querystring: Query, params: CompanyPageParams },
     },
     async (request, reply) => {
-      const query = request.query as { workspace?: string; environment?: string };
+      const { query } = request;
       const viewer = await ctx.viewerOf(request, query.workspace);
       if (!viewer) return ctx.noWorkspace(reply);
       const environment = environmentOf(query.environment) ?? 'sandbox';
-      const id = (request.params as { id: string }).id;
+      const { id } = request.params;
       const result = await callApi<Company>(app, request, viewer, environment, {
         method: 'GET',
         url: `/v1/companies/${encodeURIComponent(id)}`,

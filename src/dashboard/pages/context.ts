@@ -1,4 +1,14 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteShorthandOptions,
+} from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
@@ -32,4 +42,17 @@ export interface DashboardPageContext {
   noWorkspace(reply: FastifyReply): FastifyReply;
 }
 
-export type RegisterPages = (app: FastifyInstance, ctx: DashboardPageContext) => void;
+/**
+ * The dashboard's instance, typed by TypeBox as the modules' plugins are: a page's `request.query`
+ * and `request.params` are the types of its schemas. A form's body has no schema of its own (the
+ * shell gives it an open one); the page reads it with `formOf` (form-parts.ts).
+ */
+export type DashboardApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export type RegisterPages = (app: DashboardApp, ctx: DashboardPageContext) => void;

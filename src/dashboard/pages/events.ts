@@ -8,10 +8,9 @@ import { callApi } from './api.js';
 import type { List, MonitorEvent } from './api-types.js';
 import type { RegisterPages } from './context.js';
 import { eventPage, eventsListPage } from './events.views.js';
-import { PAGE_QUERY, type PageQuery, pageUrl } from './page-parts.js';
-import { type PageScope, pageScope, problemPage } from './scope.js';
-
-const idParam = { params: { type: 'object', properties: { id: { type: 'string' } } } } as const;
+import { formOf } from './form-parts.js';
+import { IdParams, PageQuery, pageUrl } from './page-parts.js';
+import { formScope, type PageScope, pageScope, problemPage } from './scope.js';
 
 /** What the redirect after a redelivery says (by the `done` query value, never text from the URL). */
 function doneMessage(query: PageQuery, urlOf: (deliveryId: string) => string | undefined) {
@@ -27,16 +26,13 @@ function doneMessage(query: PageQuery, urlOf: (deliveryId: string) => string | u
 
 /** Monitoring events: list, detail with the delivered envelope, the delivery log, redelivery. */
 export const registerEventPages: RegisterPages = (app, ctx) => {
-  const scopeOf = (request: FastifyRequest, reply: FastifyReply, from: 'query' | 'form') =>
-    pageScope(ctx, request, reply, from);
-
   app.get(
     '/events',
-    { ...ctx.guarded, schema: { querystring: PAGE_QUERY } },
+    { ...ctx.guarded, schema: { querystring: PageQuery } },
     async (request, reply) => {
-      const scope = await scopeOf(request, reply, 'query');
+      const { query } = request;
+      const scope = await pageScope(ctx, request, reply, query);
       if (!scope) return reply;
-      const query = request.query as PageQuery;
       const params = new URLSearchParams({ limit: '25' });
       if (query.monitor_id) params.set('monitor_id', query.monitor_id);
       if (query.cursor) params.set('cursor', query.cursor);
@@ -106,12 +102,11 @@ export const registerEventPages: RegisterPages = (app, ctx) => {
 
   app.get(
     '/events/:id',
-    { ...ctx.guarded, schema: { querystring: PAGE_QUERY, ...idParam } },
+    { ...ctx.guarded, schema: { querystring: PageQuery, params: IdParams } },
     async (request, reply) => {
-      const scope = await scopeOf(request, reply, 'query');
+      const scope = await pageScope(ctx, request, reply, request.query);
       if (!scope) return reply;
-      const eventId = (request.params as { id: string }).id;
-      return showEvent(request, reply, scope, eventId, { query: request.query as PageQuery });
+      return showEvent(request, reply, scope, request.params.id, { query: request.query });
     },
   );
 
@@ -119,11 +114,11 @@ export const registerEventPages: RegisterPages = (app, ctx) => {
   // is still open finds that one (redeliverEvent never doubles a delivery, even at the same instant).
   app.post(
     '/events/:id/redeliver',
-    { ...ctx.guardedWrite, schema: idParam },
+    { ...ctx.guardedWrite, schema: { params: IdParams } },
     async (request, reply) => {
-      const scope = await scopeOf(request, reply, 'form');
+      const scope = await pageScope(ctx, request, reply, formScope(formOf(request.body)));
       if (!scope) return reply;
-      const eventId = (request.params as { id: string }).id;
+      const eventId = request.params.id;
       const got = await callApi<MonitorEvent>(app, request, scope.viewer, scope.environment, {
         method: 'GET',
         url: `/v1/monitoring-events/${encodeURIComponent(eventId)}`,

@@ -8,6 +8,23 @@ import type { Viewer } from '../layout.js';
 
 export type Form = Record<string, string | string[] | undefined>;
 
+/**
+ * The fields of a posted form. @fastify/formbody gives text and lists of text; anything else (no
+ * body, a JSON body's other values) is no field of a form.
+ */
+export function formOf(body: unknown): Form {
+  const form: Form = {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return form;
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value === 'string' || (Array.isArray(value) && value.every(isText))) {
+      form[name] = value;
+    }
+  }
+  return form;
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+
 /** One value of a posted form ('' when absent). */
 export function field(form: Form | undefined, name: string): string {
   const value = form?.[name];

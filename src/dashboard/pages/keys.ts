@@ -8,20 +8,19 @@ import {
 } from '../../modules/accounts/accounts.service.js';
 import { errorPage } from '../layout.js';
 import type { DashboardPageContext, RegisterPages } from './context.js';
-import { type Form, field } from './form-parts.js';
+import { field, formOf } from './form-parts.js';
 import { keyCreatedPage, keysPage, revokeConfirmPage } from './keys.views.js';
-import { WORKSPACE_QUERY } from './page-parts.js';
+import { IdParams, WorkspaceQuery } from './page-parts.js';
 
 /** The key of the viewer's workspace that an owner may revoke, or a page saying why not. */
 async function revocableKey(
   ctx: DashboardPageContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  workspaceId: string,
+  { workspaceId, keyId }: { workspaceId: string; keyId: string },
 ) {
   const viewer = await ctx.viewerOf(request, workspaceId);
   if (!viewer) return { refused: ctx.noWorkspace(reply) };
-  const keyId = (request.params as { id: string }).id;
   const key = (await listApiKeys(ctx.db, viewer.current.workspace_id)).find((k) => k.id === keyId);
   const page = { title: 'Revoke a key', csrfToken: ctx.csrfToken(reply), viewer };
   if (!key) {
@@ -51,12 +50,9 @@ export const registerKeyPages: RegisterPages = (app, ctx) => {
 
   app.get(
     '/keys',
-    { ...guarded, schema: { querystring: WORKSPACE_QUERY } },
+    { ...guarded, schema: { querystring: WorkspaceQuery } },
     async (request, reply) => {
-      const viewer = await ctx.viewerOf(
-        request,
-        (request.query as { workspace?: string }).workspace,
-      );
+      const viewer = await ctx.viewerOf(request, request.query.workspace);
       if (!viewer) return ctx.noWorkspace(reply);
       const keys = await listApiKeys(db, viewer.current.workspace_id);
       return ctx.send(
@@ -69,12 +65,12 @@ export const registerKeyPages: RegisterPages = (app, ctx) => {
   // The created key is answered on this POST's own page, not after a redirect: it exists only in
   // this response (only its hash is stored), so there is nothing a later GET could show.
   app.post('/keys', guardedWrite, async (request, reply) => {
-    const form = request.body as Form | undefined;
+    const form = formOf(request.body);
     const viewer = await ctx.viewerOf(request, field(form, 'workspace'));
     if (!viewer) return ctx.noWorkspace(reply);
     const page = { title: 'API keys', csrfToken: ctx.csrfToken(reply), viewer };
     const environment = field(form, 'environment');
-    const scopes = [form?.scopes ?? []].flat();
+    const scopes = [form.scopes ?? []].flat();
     const name = field(form, 'name').trim();
     const refuse = async (message: string) =>
       ctx.send(
@@ -103,20 +99,29 @@ export const registerKeyPages: RegisterPages = (app, ctx) => {
 
   app.get(
     '/keys/:id/revoke',
-    { ...guarded, schema: { querystring: WORKSPACE_QUERY } },
+    { ...guarded, schema: { querystring: WorkspaceQuery, params: IdParams } },
     async (request, reply) => {
-      const workspaceId = (request.query as { workspace?: string }).workspace ?? '';
-      const found = await revocableKey(ctx, request, reply, workspaceId);
+      const found = await revocableKey(ctx, request, reply, {
+        workspaceId: request.query.workspace ?? '',
+        keyId: request.params.id,
+      });
       if (!found.key) return found.refused;
       return ctx.send(reply, revokeConfirmPage(found.page, found.key));
     },
   );
 
-  app.post('/keys/:id/revoke', guardedWrite, async (request, reply) => {
-    const workspaceId = field(request.body as Form | undefined, 'workspace');
-    const found = await revocableKey(ctx, request, reply, workspaceId);
-    if (!found.key) return found.refused;
-    await revokeApiKey(db, deps, found.key.id);
-    return reply.redirect(`/dashboard/keys?workspace=${encodeURIComponent(workspaceId)}`, 303);
-  });
+  app.post(
+    '/keys/:id/revoke',
+    { ...guardedWrite, schema: { params: IdParams } },
+    async (request, reply) => {
+      const workspaceId = field(formOf(request.body), 'workspace');
+      const found = await revocableKey(ctx, request, reply, {
+        workspaceId,
+        keyId: request.params.id,
+      });
+      if (!found.key) return found.refused;
+      await revokeApiKey(db, deps, found.key.id);
+      return reply.redirect(`/dashboard/keys?workspace=${encodeURIComponent(workspaceId)}`, 303);
+    },
+  );
 };

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import {
   changeMemberRole,
   inviteMember,
@@ -8,7 +9,7 @@ import {
 import { type User, UsersError } from '../../modules/users/users.service.js';
 import { errorPage } from '../layout.js';
 import type { RegisterPages } from './context.js';
-import { type Form, field } from './form-parts.js';
+import { type Form, field, formOf } from './form-parts.js';
 import {
   type InviteForm,
   invitedPage,
@@ -17,19 +18,15 @@ import {
   removeConfirmPage,
 } from './members.views.js';
 
-const QUERY = {
-  type: 'object',
-  properties: {
-    workspace: { type: 'string', maxLength: 100 },
-    done: { type: 'string', enum: ['role', 'removed'] },
+const Query = Type.Object(
+  {
+    workspace: Type.Optional(Type.String({ maxLength: 100 })),
+    done: Type.Optional(Type.Enum(['role', 'removed'], { type: 'string' })),
   },
-  additionalProperties: false,
-} as const;
+  { additionalProperties: false },
+);
 
-const MEMBER_PARAMS = {
-  type: 'object',
-  properties: { userId: { type: 'string', maxLength: 100 } },
-} as const;
+const MemberParams = Type.Object({ userId: Type.String({ maxLength: 100 }) });
 
 /**
  * Members and invitations. Membership has no REST operation (people are not API resources): the
@@ -44,9 +41,9 @@ export const registerMemberPages: RegisterPages = (app, ctx) => {
     return { page: { title: 'Members', csrfToken: ctx.csrfToken(reply), viewer, youId } };
   }
 
-  /** A write of an owner only; members get a 403 page. */
-  async function ownerPageOf(request: FastifyRequest, reply: FastifyReply) {
-    const found = await pageOf(request, reply, field(request.body as Form, 'workspace'));
+  /** A write of an owner only, in the workspace its form names; members get a 403 page. */
+  async function ownerPageOf(request: FastifyRequest, reply: FastifyReply, form: Form) {
+    const found = await pageOf(request, reply, field(form, 'workspace'));
     if (!found.page) return found;
     if (found.page.viewer.current.role !== 'owner') {
       return {
@@ -76,9 +73,9 @@ export const registerMemberPages: RegisterPages = (app, ctx) => {
 
   app.get(
     '/members',
-    { ...ctx.guarded, schema: { querystring: QUERY } },
+    { ...ctx.guarded, schema: { querystring: Query } },
     async (request, reply) => {
-      const query = request.query as { workspace?: string; done?: string };
+      const { query } = request;
       const found = await pageOf(request, reply, query.workspace);
       if (!found.page) return found.refused;
       return list(found.page, reply, 200, { done: query.done });
@@ -88,9 +85,9 @@ export const registerMemberPages: RegisterPages = (app, ctx) => {
   // A created account's one-time password is shown on this POST's own page (as a created key is):
   // only its hash is stored, so no later GET could show it.
   app.post('/members', ctx.guardedWrite, async (request, reply) => {
-    const found = await ownerPageOf(request, reply);
+    const form = formOf(request.body);
+    const found = await ownerPageOf(request, reply, form);
     if (!found.page) return found.refused;
-    const form = request.body as Form;
     const invite: InviteForm = { email: field(form, 'email').trim(), role: field(form, 'role') };
     try {
       const added = await inviteMember(ctx.db, ctx.deps, {
@@ -114,15 +111,16 @@ export const registerMemberPages: RegisterPages = (app, ctx) => {
 
   app.post(
     '/members/:userId/role',
-    { ...ctx.guardedWrite, schema: { params: MEMBER_PARAMS } },
+    { ...ctx.guardedWrite, schema: { params: MemberParams } },
     async (request, reply) => {
-      const found = await ownerPageOf(request, reply);
+      const form = formOf(request.body);
+      const found = await ownerPageOf(request, reply, form);
       if (!found.page) return found.refused;
-      const { userId } = request.params as { userId: string };
+      const { userId } = request.params;
       const workspaceId = found.page.viewer.current.workspace_id;
       try {
         await app.context.transact((trx) =>
-          changeMemberRole(trx, { workspaceId, userId, role: field(request.body as Form, 'role') }),
+          changeMemberRole(trx, { workspaceId, userId, role: field(form, 'role') }),
         );
       } catch (error) {
         if (!(error instanceof UsersError)) throw error;
@@ -135,8 +133,7 @@ export const registerMemberPages: RegisterPages = (app, ctx) => {
   );
 
   /** The member of the viewer's workspace an owner may remove, or the page saying why not. */
-  async function removable(request: FastifyRequest, reply: FastifyReply, found: { page: Page }) {
-    const { userId } = request.params as { userId: string };
+  async function removable(userId: string, reply: FastifyReply, found: { page: Page }) {
     const members = await listMembers(ctx.db, found.page.viewer.current.workspace_id);
     const member = members.find((m) => m.user_id === userId);
     if (!member) {
@@ -153,13 +150,9 @@ export const registerMemberPages: RegisterPages = (app, ctx) => {
 
   app.get(
     '/members/:userId/remove',
-    { ...ctx.guarded, schema: { querystring: QUERY, params: MEMBER_PARAMS } },
+    { ...ctx.guarded, schema: { querystring: Query, params: MemberParams } },
     async (request, reply) => {
-      const found = await pageOf(
-        request,
-        reply,
-        (request.query as { workspace?: string }).workspace,
-      );
+      const found = await pageOf(request, reply, request.query.workspace);
       if (!found.page) return found.refused;
       if (found.page.viewer.current.role !== 'owner') {
         return ctx.send(
@@ -168,7 +161,7 @@ export const registerMemberPages: RegisterPages = (app, ctx) => {
           403,
         );
       }
-      const target = await removable(request, reply, found as { page: Page });
+      const target = await removable(request.params.userId, reply, found);
       if (!target.member) return target.refused;
       return ctx.send(
         reply,
@@ -179,12 +172,12 @@ export const registerMemberPages: RegisterPages = (app, ctx) => {
 
   app.post(
     '/members/:userId/remove',
-    { ...ctx.guardedWrite, schema: { params: MEMBER_PARAMS } },
+    { ...ctx.guardedWrite, schema: { params: MemberParams } },
     async (request, reply) => {
-      const found = await ownerPageOf(request, reply);
+      const found = await ownerPageOf(request, reply, formOf(request.body));
       if (!found.page) return found.refused;
       const page = found.page;
-      const target = await removable(request, reply, { page });
+      const target = await removable(request.params.userId, reply, { page });
       if (!target.member) return target.refused;
       const { user_id: userId } = target.member;
       try {

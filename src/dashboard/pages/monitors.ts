@@ -11,7 +11,7 @@ import type {
   MonitorUpdated,
 } from './api-types.js';
 import type { RegisterPages } from './context.js';
-import { type Form, field, fields } from './form-parts.js';
+import { type Form, field, fields, formOf } from './form-parts.js';
 import { registerMonitoringAssets } from './monitoring-assets.js';
 import {
   archiveConfirmPage,
@@ -23,8 +23,8 @@ import {
   newMonitorPage,
   webhookChangedPage,
 } from './monitors.views.js';
-import { PAGE_QUERY, type PageQuery, pageUrl } from './page-parts.js';
-import { type PageScope, pageScope, problemPage } from './scope.js';
+import { IdParams, PageQuery, pageUrl } from './page-parts.js';
+import { formScope, type PageScope, pageScope, problemPage } from './scope.js';
 
 /** How many events of a monitor its page shows; the rest are on the events list. */
 const TIMELINE_LENGTH = 20;
@@ -49,23 +49,16 @@ function doneMessage(query: PageQuery): string | undefined {
   }
 }
 
-const idParam = { params: { type: 'object', properties: { id: { type: 'string' } } } } as const;
-
 /** Monitors: list, create (with the signing secret), detail and its actions. */
 export const registerMonitorPages: RegisterPages = (app, ctx) => {
   registerMonitoringAssets(app);
-  const scopeOf = (request: FastifyRequest, reply: FastifyReply, from: 'query' | 'form') =>
-    pageScope(ctx, request, reply, from);
-
-  const id = (request: FastifyRequest) => (request.params as { id: string }).id;
-
   app.get(
     '/monitors',
-    { ...ctx.guarded, schema: { querystring: PAGE_QUERY } },
+    { ...ctx.guarded, schema: { querystring: PageQuery } },
     async (request, reply) => {
-      const scope = await scopeOf(request, reply, 'query');
+      const { query } = request;
+      const scope = await pageScope(ctx, request, reply, query);
       if (!scope) return reply;
-      const query = request.query as PageQuery;
       const cursor = query.cursor ? `&cursor=${encodeURIComponent(query.cursor)}` : '';
       const listed = await callApi<List<Monitor>>(app, request, scope.viewer, scope.environment, {
         method: 'GET',
@@ -87,9 +80,9 @@ export const registerMonitorPages: RegisterPages = (app, ctx) => {
 
   app.get(
     '/monitors/new',
-    { ...ctx.guarded, schema: { querystring: PAGE_QUERY } },
+    { ...ctx.guarded, schema: { querystring: PageQuery } },
     async (request, reply) => {
-      const scope = await scopeOf(request, reply, 'query');
+      const scope = await pageScope(ctx, request, reply, request.query);
       if (!scope) return reply;
       const form: MonitorForm = {
         identifier_type: 'vat_number',
@@ -106,9 +99,9 @@ export const registerMonitorPages: RegisterPages = (app, ctx) => {
 
   // The created monitor's secret is answered on this POST's own page: it is never shown again.
   app.post('/monitors', ctx.guardedWrite, async (request, reply) => {
-    const scope = await scopeOf(request, reply, 'form');
+    const body = formOf(request.body);
+    const scope = await pageScope(ctx, request, reply, formScope(body));
     if (!scope) return reply;
-    const body = request.body as Form;
     const form: MonitorForm = {
       identifier_type: field(body, 'identifier_type'),
       identifier: field(body, 'identifier').trim(),
@@ -185,12 +178,12 @@ export const registerMonitorPages: RegisterPages = (app, ctx) => {
 
   app.get(
     '/monitors/:id',
-    { ...ctx.guarded, schema: { querystring: PAGE_QUERY, ...idParam } },
+    { ...ctx.guarded, schema: { querystring: PageQuery, params: IdParams } },
     async (request, reply) => {
-      const scope = await scopeOf(request, reply, 'query');
+      const scope = await pageScope(ctx, request, reply, request.query);
       if (!scope) return reply;
-      return showMonitor(request, reply, scope, id(request), {
-        notice: doneMessage(request.query as PageQuery),
+      return showMonitor(request, reply, scope, request.params.id, {
+        notice: doneMessage(request.query),
       });
     },
   );
@@ -208,12 +201,12 @@ export const registerMonitorPages: RegisterPages = (app, ctx) => {
   ) {
     app.post(
       `/monitors/:id/${path}`,
-      { ...ctx.guardedWrite, schema: idParam },
+      { ...ctx.guardedWrite, schema: { params: IdParams } },
       async (request, reply) => {
-        const scope = await scopeOf(request, reply, 'form');
+        const form = formOf(request.body);
+        const scope = await pageScope(ctx, request, reply, formScope(form));
         if (!scope) return reply;
-        const form = request.body as Form;
-        const monitorId = id(request);
+        const monitorId = request.params.id;
         const { method, suffix = '', body } = operation(form);
         const result = await callApi(app, request, scope.viewer, scope.environment, {
           method,
@@ -279,13 +272,13 @@ export const registerMonitorPages: RegisterPages = (app, ctx) => {
 
   app.get(
     '/monitors/:id/archive',
-    { ...ctx.guarded, schema: { querystring: PAGE_QUERY, ...idParam } },
+    { ...ctx.guarded, schema: { querystring: PageQuery, params: IdParams } },
     async (request, reply) => {
-      const scope = await scopeOf(request, reply, 'query');
+      const scope = await pageScope(ctx, request, reply, request.query);
       if (!scope) return reply;
       const got = await callApi<Monitor>(app, request, scope.viewer, scope.environment, {
         method: 'GET',
-        url: `/v1/monitors/${encodeURIComponent(id(request))}`,
+        url: `/v1/monitors/${encodeURIComponent(request.params.id)}`,
       });
       if (!got.ok) return problemPage(ctx, reply, scope.page('Archive a monitor'), got.problem);
       return ctx.send(

@@ -1,3 +1,4 @@
+import Type, { type Static } from 'typebox';
 import type { EnvironmentName } from '../../db/schema.js';
 import { ID_CHARS } from '../../lib/ids.js';
 import { type Html, html } from '../html.js';
@@ -67,38 +68,31 @@ export function tableWrap(label: string, table: Html): Html {
 }
 
 /** `?workspace=`: the pages about a whole workspace (keys, usage, members, MCP clients). */
-export const WORKSPACE_QUERY = {
-  type: 'object',
-  properties: { workspace: { type: 'string', maxLength: 100 } },
-  additionalProperties: false,
-} as const;
+export const WorkspaceQuery = Type.Object(
+  { workspace: Type.Optional(Type.String({ maxLength: 100 })) },
+  { additionalProperties: false },
+);
 
 /** `?workspace=&environment=`: the properties of every page about one environment. */
-export const ENVIRONMENT_QUERY = {
-  workspace: { type: 'string', maxLength: 100 },
-  environment: { type: 'string', enum: ['sandbox', 'live'] },
-} as const;
+export const ENVIRONMENT_QUERY_FIELDS = {
+  workspace: Type.Optional(Type.String({ maxLength: 100 })),
+  environment: Type.Optional(Type.Enum(['sandbox', 'live'], { type: 'string' })),
+};
 
 /** Query of the monitors' and events' pages: workspace, environment, and a page's own extras. */
-export const PAGE_QUERY = {
-  type: 'object',
-  properties: {
-    ...ENVIRONMENT_QUERY,
-    cursor: { type: 'string', maxLength: 2000 },
-    monitor_id: { type: 'string', pattern: `^mon_${ID_CHARS}$` },
-    done: { type: 'string', maxLength: 40 },
-    event: { type: 'string', pattern: `^evt_${ID_CHARS}$` },
-    delivery: { type: 'string', pattern: `^dlv_${ID_CHARS}$` },
+export const PageQuery = Type.Object(
+  {
+    ...ENVIRONMENT_QUERY_FIELDS,
+    cursor: Type.Optional(Type.String({ maxLength: 2000 })),
+    monitor_id: Type.Optional(Type.String({ pattern: `^mon_${ID_CHARS}$` })),
+    done: Type.Optional(Type.String({ maxLength: 40 })),
+    event: Type.Optional(Type.String({ pattern: `^evt_${ID_CHARS}$` })),
+    delivery: Type.Optional(Type.String({ pattern: `^dlv_${ID_CHARS}$` })),
   },
-  additionalProperties: false,
-} as const;
+  { additionalProperties: false },
+);
 
-export interface PageQuery {
-  workspace?: string;
-  environment?: EnvironmentName;
-  cursor?: string;
-  monitor_id?: string;
-  done?: string;
-  event?: string;
-  delivery?: string;
-}
+export type PageQuery = Static<typeof PageQuery>;
+
+/** `/:id`: the monitor, event, key or MCP client a page is about (its page says if none is). */
+export const IdParams = Type.Object({ id: Type.String() });

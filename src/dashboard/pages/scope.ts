@@ -3,7 +3,6 @@ import type { EnvironmentName } from '../../db/schema.js';
 import { errorPage, type PageContext, type Viewer } from '../layout.js';
 import type { DashboardPageContext } from './context.js';
 import { environmentOf, type Form, field } from './form-parts.js';
-import type { PageQuery } from './page-parts.js';
 
 /** A page about one workspace and one environment (monitors and events live in one). */
 export type ScopedPage = PageContext & { viewer: Viewer; environment: EnvironmentName };
@@ -14,21 +13,27 @@ export interface PageScope {
   page(title: string): ScopedPage;
 }
 
+/** The workspace and environment a GET's query or a form post (its hidden basics) names. */
+export interface ScopeValues {
+  workspace?: string;
+  environment?: string;
+}
+
+/** The workspace and environment a form post names in its hidden basics (formBasics). */
+export function formScope(form: Form): ScopeValues {
+  return { workspace: field(form, 'workspace'), environment: field(form, 'environment') };
+}
+
 /**
- * The signed-in person's workspace and the environment a GET's query or a form post names, or
- * undefined once the "no such workspace" page has been sent.
+ * The signed-in person's workspace and the environment a GET's query or a form post names
+ * (`formScope`), or undefined once the "no such workspace" page has been sent.
  */
 export async function pageScope(
   ctx: DashboardPageContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  from: 'query' | 'form',
+  source: ScopeValues,
 ): Promise<PageScope | undefined> {
-  const form = request.body as Form | undefined;
-  const source =
-    from === 'query'
-      ? (request.query as PageQuery)
-      : { workspace: field(form, 'workspace'), environment: field(form, 'environment') };
   const viewer = await ctx.viewerOf(request, source.workspace || undefined);
   if (!viewer) {
     ctx.noWorkspace(reply);
@@ -60,7 +65,7 @@ export async function refusingScope(
   ctx: DashboardPageContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  values: { workspace?: string; environment?: string },
+  values: ScopeValues,
 ): Promise<{ viewer: Viewer; environment: EnvironmentName } | { refused: FastifyReply }> {
   const viewer = await ctx.viewerOf(request, values.workspace);
   if (!viewer) return { refused: ctx.noWorkspace(reply) };

@@ -1,3 +1,4 @@
+import Type from 'typebox';
 import {
   authenticate,
   createSession,
@@ -9,16 +10,15 @@ import {
 import { accountPath, DASHBOARD_HOME, returnPath } from '../return-path.js';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../session-cookie.js';
 import type { RegisterPages } from './context.js';
-import { type Form, field } from './form-parts.js';
+import { field, formOf } from './form-parts.js';
 import { signInPage } from './sign-in.views.js';
 
 const UNIFORM_SIGN_IN_ERROR = 'The email address or password is not right.';
 
-const NEXT_QUERY = {
-  type: 'object',
-  properties: { next: { type: 'string', maxLength: 4000 } },
-  additionalProperties: false,
-} as const;
+const NextQuery = Type.Object(
+  { next: Type.Optional(Type.String({ maxLength: 4000 })) },
+  { additionalProperties: false },
+);
 
 /**
  * Signing in and out, the only pages open without a session, and the dashboard's root, which
@@ -27,8 +27,8 @@ const NEXT_QUERY = {
 export const registerSignInPages: RegisterPages = (app, ctx) => {
   const { db, deps } = ctx;
 
-  app.get('/sign-in', { schema: { querystring: NEXT_QUERY } }, async (request, reply) => {
-    const next = returnPath((request.query as { next?: string }).next);
+  app.get('/sign-in', { schema: { querystring: NextQuery } }, async (request, reply) => {
+    const next = returnPath(request.query.next);
     return ctx.send(
       reply,
       signInPage({ title: 'Sign in', csrfToken: ctx.csrfToken(reply) }, { next }),
@@ -36,7 +36,7 @@ export const registerSignInPages: RegisterPages = (app, ctx) => {
   });
 
   app.post('/sign-in', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const form = request.body as Form | undefined;
+    const form = formOf(request.body);
     const email = normalizeEmail(field(form, 'email'));
     const password = field(form, 'password');
     const next = returnPath(field(form, 'next'));

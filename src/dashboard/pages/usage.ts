@@ -3,7 +3,7 @@ import type { UsageSummary } from '../../modules/usage/usage.schemas.js';
 import { creditBalance, dailyUsage, recentLedger } from '../../modules/usage/usage.service.js';
 import { callApi } from './api.js';
 import type { RegisterPages } from './context.js';
-import { WORKSPACE_QUERY } from './page-parts.js';
+import { WorkspaceQuery } from './page-parts.js';
 import { usagePage } from './usage.views.js';
 
 /**
@@ -14,12 +14,9 @@ import { usagePage } from './usage.views.js';
 export const registerUsagePages: RegisterPages = (app, ctx) => {
   app.get(
     '/usage',
-    { ...ctx.guarded, schema: { querystring: WORKSPACE_QUERY } },
+    { ...ctx.guarded, schema: { querystring: WorkspaceQuery } },
     async (request, reply) => {
-      const viewer = await ctx.viewerOf(
-        request,
-        (request.query as { workspace?: string }).workspace,
-      );
+      const viewer = await ctx.viewerOf(request, request.query.workspace);
       if (!viewer) return ctx.noWorkspace(reply);
       const workspaceId = viewer.current.workspace_id;
       const environments = await Promise.all(
