@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Problem } from '../../http/problems.js';
 import { WATCHED_FIELDS } from '../../modules/monitors/monitors.schemas.js';
+import { recentTestDeliveries } from '../../modules/webhooks/test-events.service.js';
 import { callApi, idempotencyKeyOf, newIdempotencyKey } from './api.js';
 import type {
   List,
@@ -12,6 +13,8 @@ import type {
 } from './api-types.js';
 import type { RegisterPages } from './context.js';
 import { type Form, field, fields, formOf } from './form-parts.js';
+import { webhookTools } from './monitor-webhook.views.js';
+import { registerMonitorWebhookActions } from './monitor-webhook-actions.js';
 import { registerMonitoringAssets } from './monitoring-assets.js';
 import {
   archiveConfirmPage,
@@ -44,6 +47,10 @@ function doneMessage(query: PageQuery): string | undefined {
       return 'The webhook URL is removed: events are no longer delivered.';
     case 'archived':
       return 'The monitor is archived. Its events stay listed under Events.';
+    case 'test-sent':
+      return query.event
+        ? `Test event ${query.event} was queued: the webhook worker sends it once. Its outcome is under "Test the receiver".`
+        : undefined;
     default:
       return undefined;
   }
@@ -52,6 +59,7 @@ function doneMessage(query: PageQuery): string | undefined {
 /** Monitors: list, create (with the signing secret), detail and its actions. */
 export const registerMonitorPages: RegisterPages = (app, ctx) => {
   registerMonitoringAssets(app);
+  registerMonitorWebhookActions(app, ctx);
   app.get(
     '/monitors',
     { ...ctx.guarded, schema: { querystring: PageQuery } },
@@ -164,14 +172,19 @@ export const registerMonitorPages: RegisterPages = (app, ctx) => {
     );
     if (!events.ok) return problemPage(ctx, reply, scope.page('Monitor'), events.problem);
     const monitor = got.body;
+    const scoped = scope.page(
+      monitor.company_name ?? monitor.latest_snapshot.legal_name ?? 'Monitor',
+    );
+    const tests = monitor.webhook_url ? await recentTestDeliveries(ctx.db, monitor.id) : [];
     const page = monitorPage(
-      scope.page(monitor.company_name ?? monitor.latest_snapshot.legal_name ?? 'Monitor'),
+      scoped,
       { monitor, events: events.body.data, moreEvents: events.body.pagination.has_more },
       {
         ...messages,
         webhookForm: { url: messages.webhookUrl ?? '', key: newIdempotencyKey() },
       },
       { status: newIdempotencyKey(), run: newIdempotencyKey() },
+      webhookTools(scoped, monitor, tests),
     );
     return ctx.send(reply, page, messages.problem?.status ?? 200);
   }

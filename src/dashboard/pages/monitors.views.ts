@@ -129,7 +129,7 @@ export function newMonitorPage(page: MonitorPage, form: MonitorForm, problem?: P
 }
 
 /** The signing secret, on the page of the request that returned it. */
-function secretOnce(secret: string): Html {
+export function secretOnce(secret: string): Html {
   return html`<h2>Webhook signing secret</h2>
     <div class="warning" role="note">
       <p><strong>Copy this secret now and keep it secret.</strong> Your receiver needs it to verify the <code>Service-Signature</code> header. The API returns it again whenever a request sets the webhook URL; <code>npx firmwatch monitors rotate-secret</code> replaces it.</p>
@@ -188,6 +188,7 @@ export function monitorPage(
   { monitor, events, moreEvents }: MonitorDetail,
   messages: { notice?: string; problem?: Problem; webhookForm: { url: string; key: string } },
   keys: { status: string; run: string },
+  webhookTools: Html,
 ): Html {
   const { viewer, environment } = page;
   const errors = fieldErrors(messages.problem);
@@ -234,6 +235,7 @@ export function monitorPage(
       </div>
       <button type="submit">Change the webhook URL</button>
     </form>
+    ${webhookTools}
 
     <h2>Latest snapshot</h2>
     ${snapshotList(monitor.latest_snapshot)}

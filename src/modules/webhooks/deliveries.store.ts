@@ -211,3 +211,20 @@ export async function updateEventDelivery(
 ): Promise<void> {
   await db.updateTable('monitor_events').set(changes).where('id', '=', id).execute();
 }
+
+/** A monitor's latest test deliveries, newest first (the `webhook_deliveries_tests` index). */
+export async function listTestDeliveries(
+  db: Kysely<Database>,
+  monitorId: string,
+  limit: number,
+): Promise<WebhookDeliveryRow[]> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('monitor_id', '=', monitorId)
+    .where('test', '=', 1)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

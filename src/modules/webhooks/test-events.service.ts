@@ -5,7 +5,7 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { DomainProblem } from '../../lib/problem.js';
 import { EVENT_TYPES, type EventType } from '../monitors/monitors.schemas.js';
 import { findMonitorForRecheck } from '../monitors/monitors.store.js';
-import { insertDelivery } from './deliveries.store.js';
+import { insertDelivery, listTestDeliveries } from './deliveries.store.js';
 import { envelopeJson } from './envelope.js';
 
 /** What every test event's id starts with: inside the signed body, and never a real event's. */
@@ -91,4 +91,32 @@ export async function sendTestEvent(
     type,
     url: monitor.webhook_url,
   };
+}
+
+export interface TestDelivery {
+  event_id: string;
+  status: string;
+  attempts: number;
+  last_response_status: number | null;
+  last_error_code: string | null;
+  created_at: string;
+}
+
+/** A monitor's latest test deliveries, newest first (the dashboard's monitor page). */
+export async function recentTestDeliveries(
+  db: Kysely<Database>,
+  monitorId: string,
+  limit = 5,
+): Promise<TestDelivery[]> {
+  const rows = await listTestDeliveries(db, monitorId, limit);
+  return rows.map(
+    ({ event_id, status, attempts, last_response_status, last_error_code, created_at }) => ({
+      event_id,
+      status,
+      attempts,
+      last_response_status,
+      last_error_code,
+      created_at,
+    }),
+  );
 }
