@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { addExportCommand } from './export-command.js';
 import { addImportCommand } from './import-command.js';
 import type { RunCommand } from './output.js';
 
@@ -6,4 +7,5 @@ import type { RunCommand } from './output.js';
 export function addChecksCommands(program: Command, run: RunCommand): void {
   const checks = program.command('checks').description('Checks, through the REST API.');
   addImportCommand(checks, 'checks', run);
+  addExportCommand(checks, run);
 }

@@ -1,3 +1,4 @@
+import type { Check } from '../kit/client.js';
 import type { RowOutcome } from './import-rows.js';
 
 /** The columns of a results CSV: every finding side by side, never merged into one verdict. */
@@ -33,29 +34,68 @@ export function csvHeader(): string {
   return `${COLUMNS.join(',')}\n`;
 }
 
+/** A check's columns: every finding side by side, never merged into one verdict. */
+function checkFields(check: Check) {
+  return {
+    check_id: check.id,
+    created_at: check.created_at,
+    identifier_type: check.identifier.type,
+    identifier: check.identifier.normalized,
+    country_code: check.identifier.country_code,
+    format_status: check.format_status,
+    registry_match_status: check.registry_match_status,
+    tax_authority_status: check.tax_authority_status,
+    company_legal_status: check.company_legal_status,
+    company_id: check.company?.id,
+    company_name: check.company?.legal_name ?? check.company_name,
+    client_reference: check.client_reference,
+    credits_used: check.credits_used,
+    warnings: check.warnings.map((warning) => warning.code).join(';'),
+  };
+}
+
+type Row = Partial<Record<string, string | number | boolean | undefined>>;
+
+function csvRow(columns: readonly string[], row: Row): string {
+  return `${columns.map((column) => csvField(row[column])).join(',')}\n`;
+}
+
 export function csvLine(outcome: RowOutcome): string {
-  const row: Partial<Record<(typeof COLUMNS)[number], string | number | boolean | undefined>> =
+  const row: Row =
     outcome.status === 'checked'
       ? {
+          ...checkFields(outcome.check),
           monitor_id: outcome.monitor_id,
-          check_id: outcome.check.id,
-          identifier_type: outcome.check.identifier.type,
-          identifier: outcome.check.identifier.normalized,
-          country_code: outcome.check.identifier.country_code,
-          format_status: outcome.check.format_status,
-          registry_match_status: outcome.check.registry_match_status,
-          tax_authority_status: outcome.check.tax_authority_status,
-          company_legal_status: outcome.check.company_legal_status,
-          company_id: outcome.check.company?.id,
-          company_name: outcome.check.company?.legal_name ?? outcome.check.company_name,
-          client_reference: outcome.check.client_reference,
-          credits_used: outcome.check.credits_used,
           replayed: outcome.replayed,
-          warnings: outcome.check.warnings.map((warning) => warning.code).join(';'),
         }
       : { problem_code: outcome.code, problem: outcome.message };
-  const values = { ...row, line: outcome.line, status: outcome.status };
-  return `${COLUMNS.map((column) => csvField(values[column])).join(',')}\n`;
+  return csvRow(COLUMNS, { ...row, line: outcome.line, status: outcome.status });
+}
+
+/** `firmwatch checks export`: one check a line. */
+const EXPORT_COLUMNS = [
+  'check_id',
+  'created_at',
+  'identifier_type',
+  'identifier',
+  'country_code',
+  'format_status',
+  'registry_match_status',
+  'tax_authority_status',
+  'company_legal_status',
+  'company_id',
+  'company_name',
+  'client_reference',
+  'credits_used',
+  'warnings',
+] as const;
+
+export function exportCsvHeader(): string {
+  return `${EXPORT_COLUMNS.join(',')}\n`;
+}
+
+export function exportCsvLine(check: Check): string {
+  return csvRow(EXPORT_COLUMNS, checkFields(check));
 }
 
 export function jsonLine(outcome: RowOutcome): string {

@@ -9,6 +9,7 @@ import { type RetryOptions, retryingFetch } from './retrying-fetch.js';
  */
 
 export type { components, operations, paths, webhooks } from './api-types.js';
+export { ListError, paginate } from './pagination.js';
 export type { RetryOptions } from './retrying-fetch.js';
 
 type Schemas = components['schemas'];

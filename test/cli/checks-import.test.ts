@@ -211,6 +211,50 @@ describe('firmwatch checks import', () => {
     expect(results[0].monitor_id).toMatch(/^mon_/);
     expect(results[0].check.id).toMatch(/^chk_/);
   }, 120_000);
+
+  it('firmwatch checks export streams the history through the list filters', async () => {
+    const out = join(dir, 'export.csv');
+    const one = await runCli(
+      ['checks', 'export', '--client-reference', 'row-2', '--out', out, '--json'],
+      env(),
+    );
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout)).toMatchObject({ exported: 1 });
+    const [row] = parse(readFileSync(out), { columns: true }) as Array<Record<string, string>>;
+    expect(row).toMatchObject({ client_reference: 'row-2', country_code: 'US' });
+
+    // Every DE check, over several pages, each once.
+    const german = Number(
+      (
+        await t.database.db
+          .selectFrom('checks')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('workspace_id', '=', workspaceId)
+          .where('country_code', '=', 'DE')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    expect(german).toBeGreaterThan(100);
+    const lines = await runCli(
+      ['checks', 'export', '--country-code', 'de', '--format', 'jsonl'],
+      env(),
+    );
+    expect(lines.code, lines.stderr).toBe(0);
+    const checks = lines.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(checks).toHaveLength(german);
+    expect(new Set(checks.map((check) => check.id)).size).toBe(german);
+    expect(checks.every((check) => check.identifier.country_code === 'DE')).toBe(true);
+
+    const refused = await runCli(
+      ['checks', 'export', '--created-after', 'yesterday', '--json'],
+      env(),
+    );
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error.code).toBe('validation_failed');
+  }, 120_000);
 });
 
 const sum = (a: number, b: number) => a + b;
