@@ -1,12 +1,10 @@
 import type { Check } from '../kit/client.js';
 import type { RowOutcome } from './import-rows.js';
 
-/** The columns of a results CSV: every finding side by side, never merged into one verdict. */
-const COLUMNS = [
-  'line',
-  'status',
-  'monitor_id',
+/** A check's columns (`firmwatch checks export`): every finding side by side, never merged. */
+const CHECK_COLUMNS = [
   'check_id',
+  'created_at',
   'identifier_type',
   'identifier',
   'country_code',
@@ -18,8 +16,16 @@ const COLUMNS = [
   'company_name',
   'client_reference',
   'credits_used',
-  'replayed',
   'warnings',
+] as const;
+
+/** The columns of an import's results: the row, what became of it, and its check's columns. */
+const COLUMNS = [
+  'line',
+  'status',
+  'monitor_id',
+  ...CHECK_COLUMNS,
+  'replayed',
   'problem_code',
   'problem',
 ] as const;
@@ -72,30 +78,12 @@ export function csvLine(outcome: RowOutcome): string {
   return csvRow(COLUMNS, { ...row, line: outcome.line, status: outcome.status });
 }
 
-/** `firmwatch checks export`: one check a line. */
-const EXPORT_COLUMNS = [
-  'check_id',
-  'created_at',
-  'identifier_type',
-  'identifier',
-  'country_code',
-  'format_status',
-  'registry_match_status',
-  'tax_authority_status',
-  'company_legal_status',
-  'company_id',
-  'company_name',
-  'client_reference',
-  'credits_used',
-  'warnings',
-] as const;
-
 export function exportCsvHeader(): string {
-  return `${EXPORT_COLUMNS.join(',')}\n`;
+  return `${CHECK_COLUMNS.join(',')}\n`;
 }
 
 export function exportCsvLine(check: Check): string {
-  return csvRow(EXPORT_COLUMNS, checkFields(check));
+  return csvRow(CHECK_COLUMNS, checkFields(check));
 }
 
 export function jsonLine(outcome: RowOutcome): string {
