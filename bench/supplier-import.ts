@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,7 +9,6 @@ import { createFirmwatchClient } from '../src/kit/client.js';
 import { median, startBenchServer } from './bench-server.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const PEAK = pathToFileURL(
   fileURLToPath(new URL('./report-peak-memory.mjs', import.meta.url)),
 ).href;
@@ -45,7 +43,7 @@ const stats = (values: number[], digits = 2) =>
  * derived key per row, results in the file's order) against a bare loop of `POST /checks` from the
  * same typed client with the same 4 requests in flight, in alternating rounds, each round with rows
  * never sent before; the ratio is of rows per second (target >= 0.8). (2) 100,000 rows
- * (IMPORT_BENCH_ROWS) imported by the real CLI in its own process, its peak resident memory
+ * (IMPORT_BENCH_ROWS) imported by the compiled CLI (built first) in its own process, its peak resident memory
  * measured inside it (report-peak-memory.mjs; target under 150 MB: rows are streamed, never
  * read whole).
  */
@@ -107,7 +105,8 @@ export async function supplierImport(): Promise<string> {
     }
     const ratio = median(ratios);
 
-    // At scale: the real CLI, its own peak memory.
+    // At scale: the CLI as users run it (compiled, bin/firmwatch.js), its own peak memory.
+    execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
     const rows = Number(process.env.IMPORT_BENCH_ROWS ?? 100_000);
     const big = join(dir, 'suppliers-large.csv');
     writeFileSync(big, supplierCsv(rows, 'large'));
@@ -115,7 +114,7 @@ export async function supplierImport(): Promise<string> {
     const started = performance.now();
     const child = spawn(
       process.execPath,
-      ['--import', TSX, '--import', PEAK, join(ROOT, 'src/cli/main.ts')].concat([
+      ['--import', PEAK, join(ROOT, 'bin/firmwatch.js')].concat([
         'checks',
         'import',
         big,

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { createFirmwatchClient, type FirmwatchClient } from '../kit/client.js';
-import { DEFAULT_SERVICE_URL } from '../mcp/stdio-bridge.js';
+import { DEFAULT_SERVICE_URL } from '../lib/service-url.js';
 import { CliError } from './output.js';
 
 /** The options of every command that is a client of the REST API (it opens no database). */

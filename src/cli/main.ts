@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
+import { buildApiCli, isApiCommand } from './api-program.js';
 import { printError } from './output.js';
-import { buildCli } from './program.js';
 
 export async function main(argv: string[]): Promise<void> {
   const json = argv.includes('--json');
-  const program = buildCli(json);
+  // The API client's commands load only the client: never the server, its drivers or registers.
+  const program = isApiCommand(argv)
+    ? buildApiCli(json)
+    : (await import('./program.js')).buildCli(json);
   try {
     await program.parseAsync(argv);
   } catch (error) {

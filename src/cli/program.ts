@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { ConfigError, describeDatabase, loadConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
@@ -17,7 +17,7 @@ import { addEventsCommands } from './events-commands.js';
 import { addListenCommand } from './listen-command.js';
 import { addMirrorCommands } from './mirror-commands.js';
 import { addMonitorsCommands } from './monitors-commands.js';
-import { CliError, type CommandOutput, jsonOption, printError, printResult } from './output.js';
+import { CliError, commandRunner, jsonOption, printResult, rootCommand } from './output.js';
 import { addUsersCommands } from './users-commands.js';
 
 function describeFailure(error: unknown): { code: string; message: string } {
@@ -33,15 +33,7 @@ function describeFailure(error: unknown): { code: string; message: string } {
 }
 
 /** Runs one command body; turns any failure into the command's error output and exit code 1. */
-async function run(output: CommandOutput, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (error) {
-    const { code, message } = describeFailure(error);
-    printError(output, code, message);
-    process.exitCode = 1;
-  }
-}
+const run = commandRunner(describeFailure);
 
 /** How the README tells people to run the CLI from a clone; used in what the CLI prints. */
 export const CLI_INVOCATION = 'npx firmwatch';
@@ -75,13 +67,7 @@ function starterBanner(starter: StarterWorkspace, baseUrl: string): string {
 }
 
 export function buildCli(json: boolean): Command {
-  const program = new Command('firmwatch')
-    .description('Company-identifier check and monitoring service.')
-    .version(PACKAGE_VERSION)
-    .exitOverride()
-    // With --json, a usage error is reported as one JSON object by main(), not as text.
-    .configureOutput({ writeErr: (text) => void (json || process.stderr.write(text)) });
-  if (!json) program.showHelpAfterError();
+  const program = rootCommand(json, PACKAGE_VERSION);
 
   program
     .command('serve')

@@ -9,6 +9,7 @@ import {
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
+import { DEFAULT_SERVICE_URL } from '../lib/service-url.js';
 import { MCP_SERVER_NAME, type ToolProblem, toolError } from './mcp-server.js';
 
 /**
@@ -39,7 +40,7 @@ function unreachable(endpoint: URL, error: unknown): ToolProblem {
   };
 }
 
-export const DEFAULT_SERVICE_URL = 'http://127.0.0.1:8080';
+export { DEFAULT_SERVICE_URL };
 
 export class BridgeConfigError extends Error {}
 

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApiCli, isApiCommand } from '../../src/cli/api-program.js';
 import { buildCli } from '../../src/cli/program.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { runCli, startServeProcess, stopServeProcess } from '../helpers/cli.js';
@@ -153,7 +154,7 @@ describe('where the CLI finds its database', { timeout: 240_000 }, () => {
     ['user', 'create', '--email', 'ada@example.com', ...MISSING_WORKSPACE],
   ];
 
-  it('every command but serve, worker, mcp, migrate and listen (API clients or the database owners) offers --create', () => {
+  it('every command but serve, worker, mcp, migrate and the API clients (listen, checks import and export, monitors import) offers --create', () => {
     const leaves = (command: Command, path: string[]): Array<[string, Command]> =>
       command.commands.length === 0
         ? [[path.join(' '), command]]
@@ -167,8 +168,17 @@ describe('where the CLI finds its database', { timeout: 240_000 }, () => {
       'worker',
       'mcp',
       'migrate',
+      'checks import',
+      'checks export',
       'listen',
+      'monitors import',
     ]);
+    // The API clients are exactly the commands main() runs without the server.
+    const apiClients = commands
+      .map(([name]) => name)
+      .filter((name) => isApiCommand(['node', 'firmwatch', ...name.split(' ')]));
+    expect(apiClients).toEqual(['checks import', 'checks export', 'monitors import']);
+    expect(leaves(buildApiCli(false), []).map(([name]) => name)).toEqual(apiClients);
     expect(withCreate).toEqual(
       expect.arrayContaining(['workspace list', 'key create', 'user create']),
     );
