@@ -121,10 +121,10 @@ function count(summary: ImportSummary, outcome: RowOutcome): void {
 
 /**
  * `firmwatch checks import` and `monitors import`: every row of a supplier file as a check or a
- * monitor, `concurrency` at a time,
- * within the key's rate limit (the client retries 429 and 503 after `Retry-After`; when an answer
- * says no request is left, `RateLimit-Reset` is waited out before the next). A bad row is
- * reported and the others go on; a 402, or a key that cannot check, stops the run cleanly.
+ * monitor, `concurrency` at a time, within the key's rate limit (the client retries 429 and 503
+ * after `Retry-After`; when an answer says no request is left, `RateLimit-Reset` is waited out
+ * before the next). A bad row is reported and the others go on; a 402, or a key that cannot
+ * check, stops the run cleanly.
  */
 export async function importRows(options: ImportOptions): Promise<ImportSummary> {
   const summary = emptySummary();
