@@ -68,12 +68,14 @@ export function retryingFetch(options: RetryOptions = {}, fetch: Fetch = globalT
   const baseDelayMs = options.baseDelayMs ?? 500;
   const maxDelayMs = options.maxDelayMs ?? 60_000;
   return async (input) => {
-    const request = new Request(input, options.signal ? { signal: options.signal } : {});
+    const request = options.signal ? new Request(input, { signal: options.signal }) : input;
     if (WRITES.has(request.method) && !request.headers.has('idempotency-key'))
       request.headers.set('idempotency-key', `fw-${crypto.randomUUID()}`);
+    // The body read once, sent by each attempt (a body stream can be read once; a clone tees it).
+    const body = request.body === null ? null : await request.arrayBuffer();
+    const { url, method, headers, signal } = request;
     for (let attempt = 1; ; attempt++) {
-      // A clone per attempt: a body can be read once.
-      const response = await fetch(request.clone());
+      const response = await fetch(new Request(url, { method, headers, body, signal }));
       if (attempt >= attempts || !(await isRetryable(response))) return response;
       const backoff = Math.random() * baseDelayMs * 2 ** (attempt - 1);
       // Retry-After gets a little jitter too, so that clients told the same second spread out.
