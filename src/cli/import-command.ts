@@ -115,14 +115,17 @@ export function addImportCommand(group: Command, kind: RowKind, run: RunCommand)
           if (format !== 'csv' && format !== 'jsonl')
             throw new CliError('invalid_option', '--format is csv or jsonl');
           // A file that is not a supplier file is refused before anything is written or sent.
-          await readSupplierRows(file, kind).next();
+          const probe = readSupplierRows(file, kind);
+          await probe.next();
+          await probe.return(undefined);
           const results = options.out ? createWriteStream(options.out) : process.stdout;
           if (results !== process.stdout) await once(results, 'open');
           const progress = progressDisplay(
             process.stderr.isTTY ? await countSupplierRows(file, kind) : undefined,
           );
           // The first Ctrl-C sends no further row and lets those in flight finish; a second one
-          // ends the process at once (the rows it cut off are checked by the next run, uncharged).
+          // ends the process at once (the next run answers the rows it cut off, never charging
+          // one twice: each row keeps its Idempotency-Key).
           const stop = new AbortController();
           const interrupt = () => {
             if (stop.signal.aborted) process.exit(130);
