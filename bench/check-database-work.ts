@@ -62,13 +62,12 @@ export async function checkDatabaseWork(
       const lookup = await lookUpIdentifier(deps, principal, request);
       await database.transact(async (trx) => {
         const { check, last } = await writeCheck(trx, deps, principal, request, lookup, API_CHECK);
-        const stored = await insertCompletedIdempotencyRecord(trx, claim, {
-          status: 201,
-          headers: { location: `/v1/checks/${check.id}` },
-          body: null,
-          ref: check.id,
-        });
-        if (!stored) throw new Error('key reused');
+        await insertCompletedIdempotencyRecord(
+          trx,
+          claim,
+          { status: 201, headers: { location: `/v1/checks/${check.id}` }, body: null, ref: check.id },
+          () => new Error('key reused'),
+        );
         await runLastWrites(trx, last);
       });
     };

@@ -38,6 +38,10 @@ function install(): void {
       return result.then((r: { command?: string; rowCount?: number | null }) => {
         if (r && /^(INSERT|UPDATE|DELETE|MERGE)$/.test(r.command ?? '')) {
           counted.pgRows += r.rowCount ?? 0;
+        } else if (r && 'rows' in r) {
+          // A unit's deferred writes sent as one statement answer how many rows they wrote.
+          const written = (r.rows as Array<{ written?: number }> | undefined)?.[0]?.written;
+          if (typeof written === 'number') counted.pgRows += written;
         }
         return r;
       });

@@ -9,6 +9,7 @@ import {
   type SqliteSynchronous,
 } from './database-config.js';
 import { groupCommit, type Transact, transactionPerWork } from './group-commit.js';
+import { unitCapableDriver } from './postgres-driver.js';
 import { sqliteConnections } from './prepared.js';
 import type { Database } from './schema.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
@@ -134,7 +135,15 @@ export function createDatabase(
   const onConnectionError = (error: Error) => options.onConnectionError?.(error);
   pool.on('error', onConnectionError);
   pool.on('connect', (client) => client.on('error', onConnectionError));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const postgres = new PostgresDialect({ pool });
+  const db = new Kysely<Database>({
+    dialect: {
+      createAdapter: () => postgres.createAdapter(),
+      createDriver: () => unitCapableDriver(pool),
+      createIntrospector: (kysely) => postgres.createIntrospector(kysely),
+      createQueryCompiler: () => postgres.createQueryCompiler(),
+    },
+  });
   return {
     db,
     dialect: 'postgres',

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import { lazyUnit } from './postgres-units.js';
 import { heldSqliteConnections, type SqliteStatements } from './prepared.js';
 import type { Database } from './schema.js';
 
@@ -20,11 +21,15 @@ const SAVEPOINT = CompiledQuery.raw('savepoint unit_of_work');
 const RELEASE = CompiledQuery.raw('release unit_of_work');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to unit_of_work');
 
-/** One transaction per unit of work: PostgreSQL commits concurrent transactions in parallel. */
+/**
+ * One unit of work at a time per connection: PostgreSQL commits concurrent transactions in
+ * parallel. Its deferred writes go together as one statement (deferred-writes.ts), which needs no
+ * transaction of its own when nothing else in the unit writes.
+ */
 export const transactionPerWork =
   (db: Kysely<Database>): Transact =>
   (work) =>
-    db.transaction().execute(work);
+    lazyUnit(db, work);
 
 /**
  * A transaction that takes SQLite's write lock at BEGIN. A deferred one (Kysely's) that reads before

@@ -7,6 +7,9 @@ import {
   type QueryResult,
   SqliteAdapter,
 } from 'kysely';
+import { deferrableQuery, type Refusal, wasQueued, writtenTable } from './deferred-writes.js';
+import { isPostgres } from './dialect.js';
+import { preparedQuery } from './postgres-driver.js';
 import type { Database } from './schema.js';
 import { inlineSqliteConstants } from './sqlite-literals.js';
 
@@ -69,19 +72,13 @@ function boundValue(values: object, name: string): unknown {
   return value;
 }
 
-/**
- * A query built and compiled once per dialect, then run with new parameter values. Building and
- * compiling with Kysely costs 10 to 30 µs per statement, more than SQLite's own work for the small
- * statements of the request path, which runs several per request. The query is written with the
- * ordinary query builder, `p.name` standing for each value (typed as the value for the builder's
- * sake), so one definition serves SQLite and PostgreSQL alike.
- */
-export function prepared<P extends object, R>(
+/** A query compiled once per dialect, its placeholders bound to new values on each run. */
+function compileOnce<P extends object, R>(
   build: (db: Kysely<Database>, p: P) => Compilable<R>,
-): (db: Kysely<Database>, values: P) => Promise<QueryResult<R>> {
+): (db: Kysely<Database>, values: P) => CompiledQuery<R> {
   const placeholders = new Proxy({} as P, { get: (_, name) => new Placeholder(String(name)) });
   const compiled = new WeakMap<DialectAdapter, CompiledQuery<R>>();
-  return async (db, values) => {
+  return (db, values) => {
     const adapter = db.getExecutor().adapter;
     let query = compiled.get(adapter);
     if (!query) {
@@ -99,13 +96,68 @@ export function prepared<P extends object, R>(
     const parameters = query.parameters.map((parameter) =>
       parameter instanceof Placeholder ? boundValue(values, parameter.name) : parameter,
     );
-    const held = heldSqliteConnections.get(db);
-    if (held) return runDirect<R>(held, query.sql, parameters);
-    const connection = sqliteConnections.get(db);
-    if (connection && !connection.inTransaction) {
-      const statement = connection.prepare(query.sql);
-      if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    return Query.raw(query.sql, parameters) as CompiledQuery<R>;
+  };
+}
+
+/**
+ * Runs a bound query: on SQLite straight on the connection when that reads or writes exactly what
+ * Kysely's executor would (see heldSqliteConnections and sqliteConnections), else through Kysely.
+ */
+function run<R>(db: Kysely<Database>, query: CompiledQuery<R>): Promise<QueryResult<R>> {
+  const held = heldSqliteConnections.get(db);
+  if (held) return Promise.resolve(runDirect<R>(held, query.sql, query.parameters));
+  const connection = sqliteConnections.get(db);
+  if (connection && !connection.inTransaction) {
+    const statement = connection.prepare(query.sql);
+    if (statement.reader) return Promise.resolve({ rows: statement.all(query.parameters) as R[] });
+  }
+  return db.executeQuery(preparedQuery(query));
+}
+
+/**
+ * A query built and compiled once per dialect, then run with new parameter values. Building and
+ * compiling with Kysely costs 10 to 30 µs per statement, more than SQLite's own work for the small
+ * statements of the request path, which runs several per request. The query is written with the
+ * ordinary query builder, `p.name` standing for each value (typed as the value for the builder's
+ * sake), so one definition serves SQLite and PostgreSQL alike.
+ */
+export function prepared<P extends object, R>(
+  build: (db: Kysely<Database>, p: P) => Compilable<R>,
+): (db: Kysely<Database>, values: P) => Promise<QueryResult<R>> {
+  const bind = compileOnce(build);
+  return async (db, values) => run(db, bind(db, values));
+}
+
+let deferrableCount = 0;
+
+/**
+ * A prepared write whose result the caller never reads: in a PostgreSQL unit of work it is queued
+ * and sent with the unit's other deferred writes as one statement (deferred-writes.ts says what a
+ * unit using them must keep to); anywhere else it runs at once. Given a `refusal`, it is a gate:
+ * it must change exactly one row, or the unit fails with that error (built after the rollback on
+ * PostgreSQL; at once, inside the transaction, where the write ran at once).
+ */
+export function deferrable<P extends object>(
+  build: (db: Kysely<Database>, p: P) => Compilable<unknown>,
+): (db: Kysely<Database>, values: P, refusal?: Refusal) => Promise<void> {
+  const bind = compileOnce(build);
+  const id = deferrableCount++;
+  // The table, from the PostgreSQL statement's text (the same on every run).
+  let table: { sql: string; name: string } | undefined;
+  return async (db, values, refusal) => {
+    const query = bind(db, values);
+    if (isPostgres(db) && table?.sql !== query.sql) {
+      table = { sql: query.sql, name: writtenTable(query.sql) };
     }
-    return db.executeQuery(Query.raw(query.sql, parameters) as CompiledQuery<R>);
+    const result = await run(
+      db,
+      isPostgres(db) && table
+        ? deferrableQuery(query, { id, table: table.name, ...(refusal && { refusal }) })
+        : query,
+    );
+    if (refusal && !wasQueued(result) && Number(result.numAffectedRows ?? 0) !== 1) {
+      throw await refusal(db);
+    }
   };
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { prepared } from '../db/prepared.js';
+import type { Refusal } from '../db/deferred-writes.js';
+import { deferrable, prepared } from '../db/prepared.js';
 import type { Database, EnvironmentName, IdempotencyRecordRow } from '../db/schema.js';
 
 export interface IdempotencyScope {
@@ -146,7 +147,7 @@ export function isDeadRecord(record: IdempotencyRecordRow, claim: ClaimRequest):
   );
 }
 
-const insertCompleted = prepared(
+const insertCompleted = deferrable(
   (
     db,
     p: ClaimRequest & { status: number; headers: string; body: string | null; ref: string | null },
@@ -202,26 +203,30 @@ const insertCompleted = prepared(
 /**
  * Writes the completed record of an execution that claimed nothing beforehand, inside the
  * operation's unit of work. The key's primary key is the arbiter: of several concurrent
- * executions (on any node) exactly one writes it; for the others this returns false and their
- * unit must roll back. On PostgreSQL a concurrent execution's uncommitted record makes this wait
- * for that transaction's outcome.
+ * executions (on any node) exactly one writes it; for the others the unit fails with `duplicate`
+ * (a gate of the unit: deferred-writes.ts). On PostgreSQL a concurrent execution's uncommitted
+ * record makes this wait for that transaction's outcome.
  */
 export async function insertCompletedIdempotencyRecord(
   db: Kysely<Database>,
   claim: ClaimRequest,
   response: StoredResponse,
-): Promise<boolean> {
-  const result = await insertCompleted(db, {
-    ...claim,
-    status: response.status,
-    headers: JSON.stringify(response.headers),
-    body: response.body,
-    ref: response.ref,
-  });
-  return Number(result.numAffectedRows ?? 0) === 1;
+  duplicate: Refusal,
+): Promise<void> {
+  await insertCompleted(
+    db,
+    {
+      ...claim,
+      status: response.status,
+      headers: JSON.stringify(response.headers),
+      body: response.body,
+      ref: response.ref,
+    },
+    duplicate,
+  );
 }
 
-const completeClaim = prepared(
+const completeClaim = deferrable(
   (
     db,
     p: IdempotencyScope & {
@@ -259,17 +264,18 @@ export async function completeIdempotencyRecord(
   lockedBy: string,
   response: StoredResponse,
 ): Promise<void> {
-  const result = await completeClaim(db, {
-    ...keyOf(scope),
-    locked_by: lockedBy,
-    status: response.status,
-    headers: JSON.stringify(response.headers),
-    body: response.body,
-    ref: response.ref,
-  });
-  if (Number(result.numAffectedRows) !== 1) {
-    throw new Error('idempotency claim lost before completion');
-  }
+  await completeClaim(
+    db,
+    {
+      ...keyOf(scope),
+      locked_by: lockedBy,
+      status: response.status,
+      headers: JSON.stringify(response.headers),
+      body: response.body,
+      ref: response.ref,
+    },
+    () => new Error('idempotency claim lost before completion'),
+  );
 }
 
 /** Frees a claim whose request failed, so a retry executes again. */

@@ -371,8 +371,13 @@ export async function completeOperation<T extends object>(
         };
         if (claim.mode === 'committed') {
           await completeIdempotencyRecord(trx, claim.scope, request.id, response);
-        } else if (!(await insertCompletedIdempotencyRecord(trx, claim.claim, response))) {
-          throw new DuplicateExecution();
+        } else {
+          await insertCompletedIdempotencyRecord(
+            trx,
+            claim.claim,
+            response,
+            () => new DuplicateExecution(),
+          );
         }
       }
       await result.last?.(trx);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { heldSqliteConnections, prepared } from '../../src/db/prepared.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
@@ -115,6 +116,40 @@ describe.each(DIALECTS)('prepared queries [%s]', (dialect) => {
     ).toEqual(['ws_1']);
     // Outside a unit, nothing is held: the statement goes through Kysely's executor.
     expect(heldSqliteConnections.has(db)).toBe(false);
+  });
+});
+
+describe.skipIf(!DIALECTS.includes('postgres'))('prepared statements on PostgreSQL', () => {
+  let database: TestDatabase | undefined;
+  afterEach(async () => {
+    await database?.cleanup();
+    database = undefined;
+  });
+
+  it('are named, and prepared again when a migration changes their result under them', async () => {
+    database = await createTestDatabase('postgres');
+    const { db } = database;
+    const selectAll = prepared((kysely, p: { id: string }) =>
+      kysely.selectFrom('workspaces').selectAll().where('id', '=', p.id),
+    );
+    await insertNamed(db, { id: 'ws_1', created_at: at(1) });
+    // Every pooled connection has the statement prepared with the old columns.
+    const reads = () => Promise.all(Array.from({ length: 5 }, () => selectAll(db, { id: 'ws_1' })));
+    await reads();
+    // Named on the server: PostgreSQL keeps it parsed for the connection.
+    const named = await db.connection().execute(async (conn) => {
+      await selectAll(conn, { id: 'ws_1' });
+      return (
+        await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements
+          where name like 'fw_%' and statement like '%"workspaces"%'`.execute(conn)
+      ).rows[0]?.n;
+    });
+    expect(named).toBeGreaterThan(0);
+    // What a newer process's migration does during a rolling restart.
+    await sql`alter table workspaces add column nickname text`.execute(db);
+    for (const { rows } of await reads()) {
+      expect(rows).toEqual([{ id: 'ws_1', name: 'Prepared', created_at: at(1), nickname: null }]);
+    }
   });
 });
 

@@ -19,6 +19,7 @@ import * as m0017 from './0017-mirror-number-lookup-order.js';
 import * as m0018 from './0018-monitor-events-by-type.js';
 import * as m0019 from './0019-check-and-monitor-filters.js';
 import * as m0020 from './0020-webhook-test-deliveries.js';
+import * as m0021 from './0021-deferred-write-gates.js';
 
 /**
  * Every migration, in order. A static list rather than a directory scan: it survives bundling and
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0018-monitor-events-by-type': m0018,
   '0019-check-and-monitor-filters': m0019,
   '0020-webhook-test-deliveries': m0020,
+  '0021-deferred-write-gates': m0021,
 };

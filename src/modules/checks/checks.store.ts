@@ -1,10 +1,10 @@
 import type { Compilable, Kysely } from 'kysely';
 import { after, type KeysetPosition } from '../../db/keyset.js';
-import { prepared } from '../../db/prepared.js';
+import { deferrable } from '../../db/prepared.js';
 import type { ChecksTable, Database } from '../../db/schema.js';
 import type { Tenant } from '../tenancy/tenant.js';
 
-export const insertCheck = prepared((db, p: ChecksTable) =>
+export const insertCheck = deferrable((db, p: ChecksTable) =>
   db.insertInto('checks').values({
     id: p.id,
     workspace_id: p.workspace_id,

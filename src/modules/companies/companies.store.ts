@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { prepared } from '../../db/prepared.js';
+import { deferrable, prepared } from '../../db/prepared.js';
 import type { Database, EnvironmentName } from '../../db/schema.js';
 import type { Tenant } from '../tenancy/tenant.js';
 
@@ -40,7 +40,7 @@ export async function insertCompanyIfAbsent(
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-const updateSnapshot = prepared((db, p: { id: string; snapshot: string; retrieved_at: string }) =>
+const updateSnapshot = deferrable((db, p: { id: string; snapshot: string; retrieved_at: string }) =>
   db
     .updateTable('companies')
     .set({ snapshot: p.snapshot, retrieved_at: p.retrieved_at })

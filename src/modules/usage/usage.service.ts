@@ -7,6 +7,7 @@ import type { UsageSummary } from './usage.schemas.js';
 import {
   addUsageTotals,
   adjustCreditBalance,
+  debitOneCredit,
   ensureBillingRow,
   findBilling,
   insertLedgerEntry,
@@ -169,10 +170,12 @@ export async function startUsage(
   return {
     credits_used: units,
     async settle(trx) {
-      if (units > 0 && !(await adjustCreditBalance(trx, input.workspaceId, -1, at))) {
-        // Read after the failed debit: a balance read earlier may have been spent meanwhile.
-        const balance = (await findBilling(trx, input.workspaceId))?.credit_balance ?? 0;
-        throw insufficientCredits(input.operation, input.workspaceId, balance);
+      if (units > 0) {
+        await debitOneCredit(trx, input.workspaceId, at, async (db) => {
+          // Read after the failed debit: a balance read earlier may have been spent meanwhile.
+          const balance = (await findBilling(db, input.workspaceId))?.credit_balance ?? 0;
+          return insufficientCredits(input.operation, input.workspaceId, balance);
+        });
       }
       await addUsageTotals(trx, {
         workspace_id: input.workspaceId,

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { prepared } from '../../db/prepared.js';
+import type { Refusal } from '../../db/deferred-writes.js';
+import { deferrable, prepared } from '../../db/prepared.js';
 import type {
   CreditLedgerTable,
   Database,
@@ -47,14 +48,18 @@ export async function setPaidAccess(
     .execute();
 }
 
-const updateBalance = prepared(
-  (db, p: { workspace_id: string; units: number; min: number; now: string }) =>
-    db
-      .updateTable('workspace_billing')
-      .set((eb) => ({ credit_balance: eb('credit_balance', '+', p.units), updated_at: p.now }))
-      .where('workspace_id', '=', p.workspace_id)
-      .where('credit_balance', '>=', p.min),
-);
+const balanceChange = (
+  db: Kysely<Database>,
+  p: { workspace_id: string; units: number; min: number; now: string },
+) =>
+  db
+    .updateTable('workspace_billing')
+    .set((eb) => ({ credit_balance: eb('credit_balance', '+', p.units), updated_at: p.now }))
+    .where('workspace_id', '=', p.workspace_id)
+    .where('credit_balance', '>=', p.min);
+
+const updateBalance = prepared(balanceChange);
+const debitBalance = deferrable(balanceChange);
 
 /**
  * Moves the balance by `units` (negative to debit) in one conditional statement: a debit that
@@ -76,7 +81,22 @@ export async function adjustCreditBalance(
   return Number(result.numAffectedRows) === 1;
 }
 
-const insertLedger = prepared((db, p: CreditLedgerTable) =>
+/**
+ * Takes one credit from the balance, or refuses the caller's unit of work with `refusal` when the
+ * balance has none: `adjustCreditBalance(-1)` as a gate of the unit (a deferrable write, sent with
+ * the unit's other deferred writes on PostgreSQL, so the balance row is locked only while that
+ * one statement runs).
+ */
+export async function debitOneCredit(
+  db: Kysely<Database>,
+  workspaceId: string,
+  now: string,
+  refusal: Refusal,
+): Promise<void> {
+  await debitBalance(db, { workspace_id: workspaceId, units: -1, min: 1, now }, refusal);
+}
+
+const insertLedger = deferrable((db, p: CreditLedgerTable) =>
   db.insertInto('credit_ledger').values({
     id: p.id,
     workspace_id: p.workspace_id,
@@ -104,7 +124,7 @@ export async function sumLedger(db: Kysely<Database>, workspaceId: string): Prom
   return Number(row.total);
 }
 
-export const insertUsageEvent = prepared((db, p: UsageEventsTable) =>
+export const insertUsageEvent = deferrable((db, p: UsageEventsTable) =>
   db.insertInto('usage_events').values({
     id: p.id,
     workspace_id: p.workspace_id,
@@ -116,7 +136,7 @@ export const insertUsageEvent = prepared((db, p: UsageEventsTable) =>
   }),
 );
 
-export const addUsageTotals = prepared((db, p: UsageTotalsTable) =>
+export const addUsageTotals = deferrable((db, p: UsageTotalsTable) =>
   db
     .insertInto('usage_totals')
     .values({
