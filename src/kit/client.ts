@@ -1,5 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './api-types.js';
+import { paginate } from './pagination.js';
 import { type RetryOptions, retryingFetch } from './retrying-fetch.js';
 
 /**
@@ -9,7 +10,7 @@ import { type RetryOptions, retryingFetch } from './retrying-fetch.js';
  */
 
 export type { components, operations, paths, webhooks } from './api-types.js';
-export { ListError, paginate } from './pagination.js';
+export { ListError, orThrow, ProblemError, paginate } from './pagination.js';
 export type { RetryOptions } from './retrying-fetch.js';
 
 type Schemas = components['schemas'];
@@ -23,7 +24,25 @@ export type MonitorChange = Schemas['MonitorChange'];
 export type UsageSummary = Schemas['UsageSummary'];
 export type WebhookEnvelope = Schemas['WebhookEnvelope'];
 
-export type FirmwatchClient = Client<paths>;
+/** The lists of the API and the items each one yields. */
+interface Lists {
+  '/checks': Check;
+  '/monitors': Monitor;
+  '/monitoring-events': MonitorEvent;
+  '/countries': CountryCapability;
+}
+type ListQuery<P extends keyof Lists> = Omit<
+  NonNullable<paths[P]['get']['parameters']['query']>,
+  'cursor'
+>;
+
+export type FirmwatchClient = Client<paths> & {
+  /**
+   * Every item of a list, page after page (`for await (const check of client.list('/checks',
+   * { limit: 100 }))`), following `next_cursor`; a page's Problem is thrown as a ListError.
+   */
+  list<P extends keyof Lists>(path: P, query?: ListQuery<P>): AsyncGenerator<Lists[P]>;
+};
 
 export interface FirmwatchClientOptions {
   /**
@@ -49,9 +68,26 @@ export interface FirmwatchClientOptions {
  */
 export function createFirmwatchClient(options: FirmwatchClientOptions): FirmwatchClient {
   const fetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  return createClient<paths>({
+  const client = createClient<paths>({
     baseUrl: options.baseUrl,
     headers: { Authorization: `Bearer ${options.apiKey}` },
     fetch: options.retry === false ? fetch : retryingFetch(options.retry, fetch),
+  });
+  return Object.assign(client, {
+    list<P extends keyof Lists>(path: P, query?: ListQuery<P>): AsyncGenerator<Lists[P]> {
+      // One GET per page: the query's filters with the page's cursor. openapi-fetch cannot type a
+      // path chosen at run time, so the call is made through its untyped signature.
+      const get = client.GET as (
+        path: string,
+        init: { params: { query: object } },
+      ) => Promise<{
+        data?: { data: Lists[P][]; pagination: { has_more: boolean; next_cursor?: string } };
+        error?: Problem;
+        response: Response;
+      }>;
+      return paginate((cursor) =>
+        get(path, { params: { query: { ...query, ...(cursor !== undefined && { cursor }) } } }),
+      );
+    },
   });
 }

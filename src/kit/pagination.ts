@@ -9,11 +9,29 @@ interface PageAnswer<T> {
   response: Response;
 }
 
-export class ListError extends Error {
+/** A Problem the API answered, thrown: `problem` is the typed body (branch on its `code`). */
+export class ProblemError extends Error {
   constructor(readonly problem: Problem) {
     super(problem.detail);
+    this.name = 'ProblemError';
+  }
+}
+
+/** A page of a list that failed (after the client's own retries). */
+export class ListError extends ProblemError {
+  constructor(problem: Problem) {
+    super(problem);
     this.name = 'ListError';
   }
+}
+
+/** The data of an answer, or its Problem thrown as a ProblemError. */
+export async function orThrow<T>(
+  answer: Promise<{ data?: T; error?: Problem; response: Response }>,
+): Promise<T> {
+  const { data, error } = await answer;
+  if (data === undefined) throw new ProblemError(error ?? unexpected());
+  return data;
 }
 
 /**

@@ -6,7 +6,9 @@ import {
   type CountryCapability,
   createFirmwatchClient,
   type FirmwatchClient,
+  orThrow,
   type Problem,
+  ProblemError,
 } from '../../src/kit/client.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { uniqueIdempotencyKey } from '../helpers/http.js';
@@ -113,6 +115,44 @@ describe('firmwatch/client against the real app', () => {
       retryable: false,
     });
     expect(problem?.request_id).toMatch(/^req_/);
+  });
+
+  it('lists every item of a list page after page, with the list filters', async () => {
+    const made = new Set<string>();
+    for (let i = 0; i < 7; i++) {
+      const check = await orThrow(
+        client.POST('/checks', {
+          params: { header: { 'idempotency-key': uniqueIdempotencyKey() } },
+          body: { ...VALID, client_reference: 'kit-list' },
+        }),
+      );
+      made.add(check.id);
+    }
+    const listed: Check[] = [];
+    for await (const check of client.list('/checks', { limit: 2, client_reference: 'kit-list' }))
+      listed.push(check);
+    expect(listed).toHaveLength(7);
+    expect(new Set(listed.map((check) => check.id))).toEqual(made);
+    // Newest first, as the API lists them.
+    expect(listed.map((check) => check.created_at)).toEqual(
+      [...listed.map((check) => check.created_at)].sort().reverse(),
+    );
+    // A page that fails throws its Problem.
+    const refused = client.list('/checks', { limit: 1000 });
+    await expect(refused.next()).rejects.toMatchObject({
+      name: 'ListError',
+      problem: { code: 'validation_failed' },
+    });
+  });
+
+  it('orThrow answers the data, or throws the Problem as a ProblemError', async () => {
+    const missing = orThrow(
+      client.GET('/checks/{check_id}', {
+        params: { path: { check_id: 'chk_00000000000000000000000000' } },
+      }),
+    );
+    await expect(missing).rejects.toBeInstanceOf(ProblemError);
+    await expect(missing).rejects.toMatchObject({ problem: { code: 'not_found', status: 404 } });
   });
 
   it('sends the key as a bearer token: a wrong key is a 401 Problem', async () => {
