@@ -243,7 +243,11 @@ export function addMonitorApiCommands(monitors: Command, run: RunCommand): void 
             body: { status },
           }),
         );
-        return { result: updated, human: describeMonitor(updated.monitor) };
+        const human = [
+          describeMonitor(updated.monitor),
+          ...secretLines(updated.webhook_signing_secret),
+        ];
+        return { result: updated, human: human.join('\n') };
       },
     );
   }
