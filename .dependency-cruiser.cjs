@@ -80,6 +80,17 @@ module.exports = {
       from: { path: '^src/modules/' },
       to: { path: '^src/(app|server|worker|domain|runtime)\\.ts$|^src/(dashboard|mcp|cli|jobs)/' },
     },
+    {
+      name: 'api-client-program-reaches-no-server',
+      comment:
+        "The CLI's API client commands (src/cli/api-program.ts: check, search, checks, monitors and events through the REST API) run in a process that never loads the server, its database drivers or registers: an import's memory and a check's start-up are the client's (docs/bulk.md). They reach the typed client (src/kit) and lib, never the app, the modules, the database or another front door.",
+      severity: 'error',
+      from: { path: '^src/cli/api-program\\.ts$' },
+      to: {
+        path: '^src/(app|server|worker|domain|runtime|config)\\.ts$|^src/(db|http|modules|sources|mirrors|jobs|mcp|dashboard|formats)/|^src/cli/program\\.ts$',
+        reachable: true,
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -65,7 +65,12 @@ export async function checkDatabaseWork(
         await insertCompletedIdempotencyRecord(
           trx,
           claim,
-          { status: 201, headers: { location: `/v1/checks/${check.id}` }, body: null, ref: check.id },
+          {
+            status: 201,
+            headers: { location: `/v1/checks/${check.id}` },
+            body: null,
+            ref: check.id,
+          },
           () => new Error('key reused'),
         );
         await runLastWrites(trx, last);

@@ -3,6 +3,7 @@ import { type DeliveryLogEntry, deliveryLog } from '../modules/webhooks/deliveri
 import { REDELIVERY_LIMIT, redeliverEvent } from '../modules/webhooks/redelivery.service.js';
 import { sendTestEvent } from '../modules/webhooks/test-events.service.js';
 import { createOption, withDatabase } from './database-command.js';
+import { addEventApiCommands } from './event-api-commands.js';
 import { CliError, jsonOption, printResult, type RunCommand } from './output.js';
 
 function describeLog(eventId: string, deliveries: DeliveryLogEntry[]): string {
@@ -25,9 +26,17 @@ function describeLog(eventId: string, deliveries: DeliveryLogEntry[]): string {
   return lines.join('\n');
 }
 
-/** `firmwatch events ...`: the webhook delivery log of an event, and redelivery. */
+/**
+ * `firmwatch events ...`: monitoring events through the REST API (main() runs those without the
+ * server), and on the database, an event's webhook delivery log and redelivery.
+ */
 export function addEventsCommands(program: Command, run: RunCommand): void {
-  const events = program.command('events').description('Webhook deliveries of monitoring events.');
+  const events = program
+    .command('events')
+    .description(
+      'Monitoring events through the REST API, and their webhook deliveries on the database.',
+    );
+  addEventApiCommands(events, run);
   events
     .command('deliveries')
     .description(

@@ -2,14 +2,21 @@ import type { Command } from 'commander';
 import { rotateSigningSecret } from '../modules/monitors/signing-secret.js';
 import { createOption, withDatabase } from './database-command.js';
 import { addImportCommand } from './import-command.js';
+import { addMonitorApiCommands } from './monitor-api-commands.js';
 import { CliError, jsonOption, printResult, type RunCommand } from './output.js';
 
-/** `firmwatch monitors ...`: operator actions on a monitor. */
+/**
+ * `firmwatch monitors ...`: the API client's commands (main() runs those without the server) and
+ * the operator's actions on the database.
+ */
 export function addMonitorsCommands(program: Command, run: RunCommand): void {
   const monitors = program
     .command('monitors')
-    .description('Monitors: enrolment from a supplier file, and operator actions.');
+    .description(
+      'Monitors: enrolment (one, or a supplier file) and its life through the REST API, and operator actions on the database.',
+    );
   addImportCommand(monitors, 'monitors', run);
+  addMonitorApiCommands(monitors, run);
   monitors
     .command('rotate-secret')
     .description(

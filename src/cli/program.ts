@@ -12,12 +12,14 @@ import { closeOnSignals, type StarterWorkspace, startServer } from '../server.js
 import { startWorker } from '../worker.js';
 import { addAccountsCommands } from './accounts-commands.js';
 import { addBillingCommands } from './billing-commands.js';
+import { addCheckCommand } from './check-command.js';
 import { addChecksCommands } from './checks-commands.js';
 import { addEventsCommands } from './events-commands.js';
 import { addListenCommand } from './listen-command.js';
 import { addMirrorCommands } from './mirror-commands.js';
 import { addMonitorsCommands } from './monitors-commands.js';
 import { CliError, commandRunner, jsonOption, printResult, rootCommand } from './output.js';
+import { addSearchCommand } from './search-command.js';
 import { addUsersCommands } from './users-commands.js';
 
 function describeFailure(error: unknown): { code: string; message: string } {
@@ -178,6 +180,8 @@ export function buildCli(json: boolean): Command {
 
   addAccountsCommands(program, run);
   addBillingCommands(program, run);
+  addCheckCommand(program, run);
+  addSearchCommand(program, run);
   addChecksCommands(program, run);
   addEventsCommands(program, run);
   addListenCommand(program, run);

@@ -40,6 +40,44 @@ describe('firmwatch CLI', () => {
     else expect(result.stdout).toMatch(/serve[\s\S]*migrate/);
   });
 
+  it('--help lists what a user can run: the API clients beside the operator commands', async () => {
+    const listed = (help: string, names: string[]) => {
+      for (const name of names) expect(help).toMatch(new RegExp(`^  ${name} `, 'm'));
+    };
+    const [root, monitors, events, check] = await Promise.all([
+      runCli(['--help']),
+      runCli(['monitors', '--help']),
+      runCli(['events', '--help']),
+      runCli(['check', '--help']),
+    ]);
+    listed(root.stdout, ['serve', 'check', 'search', 'checks', 'events', 'monitors', 'workspace']);
+    listed(monitors.stdout, [
+      'import',
+      'create',
+      'list',
+      'show',
+      'pause',
+      'resume',
+      'archive',
+      'run',
+      'rotate-secret',
+    ]);
+    listed(events.stdout, ['list', 'show', 'deliveries', 'redeliver', 'test']);
+    // An API command's own help comes from the client-only program, which lists its commands too.
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain(
+      'Usage: firmwatch check [options] <identifier_type> <identifier>',
+    );
+    expect(check.stdout).toContain('--api-key');
+    listed(buildApiCli(false).helpInformation(), [
+      'check',
+      'search',
+      'checks',
+      'events',
+      'monitors',
+    ]);
+  });
+
   it('--version (and -V) prints the package version', async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     for (const flag of ['--version', '-V']) {
@@ -154,7 +192,25 @@ describe('where the CLI finds its database', { timeout: 240_000 }, () => {
     ['user', 'create', '--email', 'ada@example.com', ...MISSING_WORKSPACE],
   ];
 
-  it('every command but serve, worker, mcp, migrate and the API clients (listen, checks import and export, monitors import) offers --create', () => {
+  // What a user runs against the REST API with a key, without the server or a database.
+  const API_CLIENTS = [
+    'check',
+    'search',
+    'checks import',
+    'checks export',
+    'events list',
+    'events show',
+    'monitors import',
+    'monitors create',
+    'monitors list',
+    'monitors show',
+    'monitors pause',
+    'monitors resume',
+    'monitors archive',
+    'monitors run',
+  ];
+
+  it('every command but serve, worker, mcp, migrate and the API clients (listen, check, search, checks, events list and show, monitors but rotate-secret) offers --create', () => {
     const leaves = (command: Command, path: string[]): Array<[string, Command]> =>
       command.commands.length === 0
         ? [[path.join(' '), command]]
@@ -168,16 +224,15 @@ describe('where the CLI finds its database', { timeout: 240_000 }, () => {
       'worker',
       'mcp',
       'migrate',
-      'checks import',
-      'checks export',
+      ...API_CLIENTS.slice(0, 6),
       'listen',
-      'monitors import',
+      ...API_CLIENTS.slice(6),
     ]);
     // The API clients are exactly the commands main() runs without the server.
     const apiClients = commands
       .map(([name]) => name)
       .filter((name) => isApiCommand(['node', 'firmwatch', ...name.split(' ')]));
-    expect(apiClients).toEqual(['checks import', 'checks export', 'monitors import']);
+    expect(apiClients).toEqual(API_CLIENTS);
     expect(leaves(buildApiCli(false), []).map(([name]) => name)).toEqual(apiClients);
     expect(withCreate).toEqual(
       expect.arrayContaining(['workspace list', 'key create', 'user create']),
