@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import type { Command } from 'commander';
+import { checkCsvHeader, checkCsvLine } from '../kit/check-csv.js';
 import { type Check, ListError, paginate } from '../kit/client.js';
 import { type ApiCommandOptions, addApiOptions, apiClient } from './api-options.js';
-import { exportCsvHeader, exportCsvLine } from './import-results.js';
 import { CliError, jsonOption, printResult, type RunCommand } from './output.js';
 
 interface ExportOptions extends ApiCommandOptions {
@@ -70,9 +70,9 @@ export function addExportCommand(checks: Command, run: RunCommand): void {
           if (!out.write(text)) await once(out, 'drain');
         };
         const lineOf = (check: Check) =>
-          format === 'csv' ? exportCsvLine(check) : `${JSON.stringify(check)}\n`;
+          format === 'csv' ? checkCsvLine(check) : `${JSON.stringify(check)}\n`;
         try {
-          if (format === 'csv') await write(exportCsvHeader());
+          if (format === 'csv') await write(checkCsvHeader());
           if (!first.done) {
             await write(lineOf(first.value));
             exported += 1;

@@ -41,6 +41,10 @@ code, .key { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; over
 .key { display: block; padding: .75rem; background: var(--soft); border: 1px solid var(--line);
   font-size: 1.05rem; margin: .5rem 0; }
 form.stack > div, fieldset { margin: 0 0 1rem; }
+/* A list's filters in a row that wraps, the button on the fields' baseline. */
+form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; margin: 0 0 .5rem; }
+form.filters input[type=text], form.filters select { width: 14rem; }
+form.filters .hint { flex-basis: 100%; order: 1; }
 fieldset { border: 1px solid var(--line); padding: .5rem 1rem; }
 label { display: block; font-weight: 600; }
 fieldset label { display: inline; font-weight: 400; margin-left: .25rem; }

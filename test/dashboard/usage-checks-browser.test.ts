@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
@@ -116,6 +117,32 @@ describe.runIf(BROWSER_AVAILABLE).each(DIALECTS)(
       const edited = await page.goto(at('/checks/history', '&cursor=forged'));
       expect(edited?.status()).toBe(400);
       expect(await page.getByRole('alert').innerText()).toContain('cursor');
+    });
+
+    it('filters the history and downloads what the filters select, every page of it', async () => {
+      await page.goto(at('/checks/history'));
+      await page.getByLabel('Identifier').fill('99000002');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.waitForURL(/identifier=99000002/);
+      expect(await page.locator('tbody tr').count()).toBe(20);
+      await checkPage('check-history-filtered');
+      const link = page.getByRole('link', { name: 'Download CSV' });
+      const href = new URL((await link.getAttribute('href')) as string, origin);
+      expect(href.pathname).toBe('/dashboard/checks.csv');
+      expect(Object.fromEntries(href.searchParams)).toEqual({
+        workspace: workspaceId,
+        environment: 'sandbox',
+        identifier: '99000002',
+      });
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      expect(download.suggestedFilename()).toBe(`firmwatch-checks-${workspaceId}-sandbox.csv`);
+      const lines = readFileSync(await download.path(), 'utf8')
+        .trim()
+        .split('\n');
+      // The header and the 21 checks of that number, not the playground's check of another.
+      expect(lines).toHaveLength(22);
+      expect(lines[0]).toMatch(/^check_id,created_at,/);
+      expect(lines.slice(1).every((line) => line.includes(',99000002,'))).toBe(true);
     });
 
     it('shows a validation error next to its field, and a live check without paid access as the 402', async () => {

@@ -4,6 +4,7 @@ import type { components } from '../../kit/api-types.js';
 // document (`npm run client:generate`), so a page and the API cannot disagree on a field.
 type Schemas = components['schemas'];
 
+export type Check = Schemas['Check'];
 export type Monitor = Schemas['Monitor'];
 export type MonitorEvent = Schemas['MonitorEvent'];
 export type MonitorCreated = Schemas['MonitorCreateResponse'];

@@ -1,11 +1,14 @@
 import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
+import { checkCsvHeader, checkCsvLine } from '../../kit/check-csv.js';
 import type { Viewer } from '../layout.js';
 import { callApi, idempotencyKeyOf, newIdempotencyKey } from './api.js';
-import type { List } from './api-types.js';
+import type { Check as CheckResource, List } from './api-types.js';
 import { type Check, checkDetailPage, checkHistoryPage, playgroundPage } from './checks.views.js';
 import type { RegisterPages } from './context.js';
+import { DOWNLOAD_PAGE_SIZE, sendCsv } from './csv-download.js';
 import { field, formOf } from './form-parts.js';
+import { CHECK_FILTER_FIELDS, filtersOf, listQuery } from './list-filters.js';
 import { ENVIRONMENT_QUERY_FIELDS, pageUrl } from './page-parts.js';
 import { formScope, refusingScope } from './scope.js';
 
@@ -20,7 +23,15 @@ const PlaygroundQuery = Type.Object(
   { additionalProperties: false },
 );
 const HistoryQuery = Type.Object(
-  { ...ENVIRONMENT_QUERY_FIELDS, cursor: Type.Optional(Type.String({ maxLength: 2048 })) },
+  {
+    ...ENVIRONMENT_QUERY_FIELDS,
+    ...CHECK_FILTER_FIELDS,
+    cursor: Type.Optional(Type.String({ maxLength: 2048 })),
+  },
+  { additionalProperties: false },
+);
+const DownloadQuery = Type.Object(
+  { ...ENVIRONMENT_QUERY_FIELDS, ...CHECK_FILTER_FIELDS },
   { additionalProperties: false },
 );
 const DetailQuery = Type.Object(ENVIRONMENT_QUERY_FIELDS, { additionalProperties: false });
@@ -30,7 +41,9 @@ const CheckPageParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
  * The checks playground (POST /v1/checks as the signed-in person, so the REST rules answer: a
  * validation error comes back as the API's Problem and is shown next to its field, a live check
  * without paid access is the API's 402), the check history (GET /v1/checks with its cursor) and a
- * check's page (GET /v1/checks/:id), which is also where a check run here lands.
+ * check's page (GET /v1/checks/:id), which is also where a check run here lands. The history's
+ * filters are GET /v1/checks's own; its download is every matching check, as
+ * `firmwatch checks export` writes them.
  */
 export const registerCheckPages: RegisterPages = (app, ctx) => {
   const page = (reply: FastifyReply, viewer: Viewer, title: string) => ({
@@ -108,20 +121,56 @@ export const registerCheckPages: RegisterPages = (app, ctx) => {
       const { query } = request;
       const found = await refusingScope(ctx, request, reply, query);
       if ('refused' in found) return found.refused;
-      const params = new URLSearchParams({ limit: '20' });
-      if (query.cursor) params.set('cursor', query.cursor);
+      const filters = filtersOf(query, CHECK_FILTER_FIELDS);
       const result = await callApi<List<Check>>(app, request, found.viewer, found.environment, {
         method: 'GET',
-        url: `/v1/checks?${params}`,
+        url: `/v1/checks?${listQuery(filters, 20, query.cursor)}`,
       });
       return ctx.send(
         reply,
         checkHistoryPage(page(reply, found.viewer, 'Check history'), {
           environment: found.environment,
+          filters,
           result,
         }),
         result.ok ? 200 : result.problem.status,
       );
+    },
+  );
+
+  app.get(
+    '/checks.csv',
+    { ...ctx.guarded, schema: { querystring: DownloadQuery } },
+    async (request, reply) => {
+      const { query } = request;
+      const found = await refusingScope(ctx, request, reply, query);
+      if ('refused' in found) return found.refused;
+      const { viewer, environment } = found;
+      const filters = filtersOf(query, CHECK_FILTER_FIELDS);
+      const listPage = (cursor: string | undefined) =>
+        callApi<List<CheckResource>>(app, request, viewer, environment, {
+          method: 'GET',
+          url: `/v1/checks?${listQuery(filters, DOWNLOAD_PAGE_SIZE, cursor)}`,
+        });
+      const first = await listPage(undefined);
+      if (!first.ok) {
+        // A refused filter is answered as the history page answers it: with its Problem.
+        const history = checkHistoryPage(page(reply, viewer, 'Check history'), {
+          environment,
+          filters,
+          result: first,
+        });
+        return ctx.send(reply, history, first.problem.status);
+      }
+      return sendCsv(request, reply, {
+        what: 'checks',
+        viewer,
+        environment,
+        header: checkCsvHeader(),
+        line: checkCsvLine,
+        first: first.body,
+        page: listPage,
+      });
     },
   );
 

@@ -14,6 +14,7 @@ import { layout, type PageContext, type Viewer } from '../layout.js';
 import type { ApiResult } from './api.js';
 import { type Company, companyFacts } from './companies.views.js';
 import { fieldError, fieldErrors, invalidAttributes, problemSummary } from './form-parts.js';
+import { checkFilterForm, type Filters } from './list-filters.js';
 import { environmentSwitch, pageAssets, pageUrl, tableWrap, when } from './page-parts.js';
 
 type Page = PageContext & { viewer: Viewer };
@@ -252,15 +253,17 @@ export function checkHistoryPage(
   page: Page,
   input: {
     environment: EnvironmentName;
+    filters: Filters;
     result: ApiResult<{ data: Check[]; pagination: { has_more: boolean; next_cursor?: string } }>;
   },
 ): Html {
   const { viewer } = page;
-  const { environment, result } = input;
+  const { environment, filters, result } = input;
+  const filtered = Object.keys(filters).length > 0;
   const body = !result.ok
     ? problemSummary(result.problem)
     : result.body.data.length === 0
-      ? html`<p>No checks in ${environment} yet.</p>`
+      ? html`<p>${filtered ? `No checks in ${environment} match the filters.` : `No checks in ${environment} yet.`}</p>`
       : html`${tableWrap(
           'Checks',
           html`<table>
@@ -283,7 +286,7 @@ export function checkHistoryPage(
         )}
     ${
       result.body.pagination.has_more && result.body.pagination.next_cursor
-        ? html`<p><a rel="next" href="${pageUrl('/dashboard/checks/history', viewer, environment, { cursor: result.body.pagination.next_cursor })}">Older checks</a></p>`
+        ? html`<p><a rel="next" href="${pageUrl('/dashboard/checks/history', viewer, environment, { ...filters, cursor: result.body.pagination.next_cursor })}">Older checks</a></p>`
         : ''
     }`;
   return layout(
@@ -292,6 +295,7 @@ export function checkHistoryPage(
     <h1>Check history</h1>
     ${environmentSwitch('/dashboard/checks/history', viewer, environment)}
     ${subNav(viewer, environment)}
+    ${checkFilterForm(viewer, environment, filters)}
     ${body}`,
   );
 }

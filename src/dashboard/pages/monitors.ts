@@ -13,6 +13,7 @@ import type {
 } from './api-types.js';
 import type { RegisterPages } from './context.js';
 import { type Form, field, fields, formOf } from './form-parts.js';
+import { doneMessage } from './monitor-messages.js';
 import { webhookTools } from './monitor-webhook.views.js';
 import { registerMonitorWebhookActions } from './monitor-webhook-actions.js';
 import { registerMonitoringAssets } from './monitoring-assets.js';
@@ -21,71 +22,22 @@ import {
   type MonitorForm,
   monitorCreatedPage,
   monitorPage,
-  monitorsListPage,
   monitorUrl,
   newMonitorPage,
   webhookChangedPage,
 } from './monitors.views.js';
+import { registerMonitorListPages } from './monitors-list.js';
 import { IdParams, PageQuery, pageUrl } from './page-parts.js';
 import { formScope, type PageScope, pageScope, problemPage } from './scope.js';
 
 /** How many events of a monitor its page shows; the rest are on the events list. */
 const TIMELINE_LENGTH = 20;
 
-/** What the redirect after an action says, by the `done` query value (never text from the URL). */
-function doneMessage(query: PageQuery): string | undefined {
-  switch (query.done) {
-    case 'paused':
-      return 'The monitor is paused: it is not rechecked until you resume it.';
-    case 'resumed':
-      return 'The monitor is resumed.';
-    case 'ran':
-      return query.event
-        ? `The run found a change: event ${query.event} was recorded.`
-        : 'The run is done: nothing changed on the watched fields.';
-    case 'webhook-removed':
-      return 'The webhook URL is removed: events are no longer delivered.';
-    case 'archived':
-      return 'The monitor is archived. Its events stay listed under Events.';
-    case 'test-sent':
-      return query.event
-        ? `Test event ${query.event} was queued: the webhook worker sends it once. Its outcome is under "Test the receiver".`
-        : undefined;
-    default:
-      return undefined;
-  }
-}
-
-/** Monitors: list, create (with the signing secret), detail and its actions. */
+/** Monitors: create (with the signing secret), detail and its actions; the list is monitors-list.ts. */
 export const registerMonitorPages: RegisterPages = (app, ctx) => {
   registerMonitoringAssets(app);
   registerMonitorWebhookActions(app, ctx);
-  app.get(
-    '/monitors',
-    { ...ctx.guarded, schema: { querystring: PageQuery } },
-    async (request, reply) => {
-      const { query } = request;
-      const scope = await pageScope(ctx, request, reply, query);
-      if (!scope) return reply;
-      const cursor = query.cursor ? `&cursor=${encodeURIComponent(query.cursor)}` : '';
-      const listed = await callApi<List<Monitor>>(app, request, scope.viewer, scope.environment, {
-        method: 'GET',
-        url: `/v1/monitors?limit=25${cursor}`,
-      });
-      if (!listed.ok) return problemPage(ctx, reply, scope.page('Monitors'), listed.problem);
-      const next = listed.body.pagination.next_cursor;
-      return ctx.send(
-        reply,
-        monitorsListPage(
-          scope.page('Monitors'),
-          listed.body.data,
-          next && pageUrl('/dashboard/monitors', scope.viewer, scope.environment, { cursor: next }),
-          doneMessage(query),
-        ),
-      );
-    },
-  );
-
+  registerMonitorListPages(app, ctx);
   app.get(
     '/monitors/new',
     { ...ctx.guarded, schema: { querystring: PageQuery } },

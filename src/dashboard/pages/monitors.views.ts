@@ -10,7 +10,8 @@ import { type Html, html } from '../html.js';
 import { errorSummary, layout } from '../layout.js';
 import type { Monitor, MonitorEvent } from './api-types.js';
 import { eventsTable } from './events.views.js';
-import { describedBy, fieldError, fieldErrors, formBasics } from './form-parts.js';
+import { describedBy, fieldError, fieldErrors, formBasics, problemSummary } from './form-parts.js';
+import { type Filters, monitorFilterForm } from './list-filters.js';
 import { monitoringStyles } from './monitoring-assets.js';
 import { environmentSwitch, nextPageLink, notice, pageUrl, when } from './page-parts.js';
 import type { ScopedPage } from './scope.js';
@@ -30,24 +31,37 @@ function monitorName(monitor: Monitor): string {
   });
 }
 
+export interface MonitorsList {
+  monitors: Monitor[];
+  filters: Filters;
+  /** The next page's address, when there is one. */
+  next?: string;
+  message?: string;
+  /** The API's refusal of the filters: shown above them, with no rows. */
+  problem?: Problem;
+}
+
 export function monitorsListPage(
   page: MonitorPage,
-  monitors: Monitor[],
-  next: string | undefined,
-  message?: string,
+  { monitors, filters, next, message, problem }: MonitorsList,
 ): Html {
   const { viewer, environment } = page;
+  const filtered = Object.keys(filters).length > 0;
   return layout(
     page,
     html`${monitoringStyles()}<h1>Monitors</h1>
     ${environmentSwitch('/dashboard/monitors', viewer, environment)}
     ${notice(message)}
+    ${problemSummary(problem)}
     <p>Monitors of <strong>${viewer.current.workspace_name}</strong> in <strong>${environment}</strong>, most recently updated first.</p>
     <p><a href="${pageUrl('/dashboard/monitors/new', viewer, environment)}">Create a monitor</a></p>
+    ${monitorFilterForm(viewer, environment, filters)}
     ${
-      monitors.length === 0
-        ? html`<p>No monitors in ${environment} yet.</p>`
-        : html`<div class="table-wrap" role="region" tabindex="0" aria-label="Monitors"><table>
+      problem
+        ? ''
+        : monitors.length === 0
+          ? html`<p>${filtered ? `No monitors in ${environment} match the filters.` : `No monitors in ${environment} yet.`}</p>`
+          : html`<div class="table-wrap" role="region" tabindex="0" aria-label="Monitors"><table>
       <caption class="skip">Monitors</caption>
       <thead><tr><th scope="col">Company</th><th scope="col">Identifier</th><th scope="col">Status</th><th scope="col">Health</th><th scope="col">Cadence</th><th scope="col">Webhook</th><th scope="col">Last checked</th></tr></thead>
       <tbody>${monitors.map(
