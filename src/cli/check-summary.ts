@@ -15,7 +15,7 @@ export function describeCheck(check: Check): string {
     `  company_legal_status:  ${check.company_legal_status}`,
   ];
   if (check.company) lines.push(`Company: ${check.company.legal_name} (${check.company.id})`);
-  else lines.push('Company: none found');
+  else lines.push('Company: (none in this check)');
   if (check.client_reference) lines.push(`Client reference: ${check.client_reference}`);
   if (check.warnings.length > 0) {
     lines.push('Warnings:');
