@@ -35,7 +35,7 @@ export function answerOf<T>(
 }
 
 /**
- * The first `limit` items of a list (paginate()'s pages, each asking for one item more than the
+ * The first `limit` items of a list (client.list()'s pages, each asking for one item more than the
  * limit) and whether more match; a page refused by the API is thrown as the command's error.
  */
 export async function firstItems<T>(

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type MonitorEvent, paginate } from '../kit/client.js';
+import type { MonitorEvent } from '../kit/client.js';
 import { answerOf, choices, firstItems, limitOf, pageSizeFor } from './api-answers.js';
 import { type ApiCommandOptions, addApiOptions, apiClient } from './api-options.js';
 import { describeChanges } from './check-summary.js';
@@ -64,11 +64,7 @@ export function addEventApiCommands(events: Command, run: RunCommand): void {
           limit: pageSizeFor(options.limit),
         };
         const { data, hasMore } = await firstItems(
-          paginate((cursor) =>
-            client.GET('/monitoring-events', {
-              params: { query: { ...query, ...(cursor ? { cursor } : {}) } },
-            }),
-          ),
+          client.list('/monitoring-events', query),
           options.limit,
           {
             monitor_id: '--monitor',

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import { checkCsvHeader, checkCsvLine } from '../kit/check-csv.js';
-import { type Check, ListError, paginate } from '../kit/client.js';
+import { type Check, ListError } from '../kit/client.js';
 import { type ApiCommandOptions, addApiOptions, apiClient } from './api-options.js';
 import { CliError, jsonOption, printResult, type RunCommand } from './output.js';
 
@@ -51,11 +51,7 @@ export function addExportCommand(checks: Command, run: RunCommand): void {
           ...(options.countryCode ? { country_code: options.countryCode } : {}),
           ...(options.identifier ? { identifier: options.identifier } : {}),
         };
-        const checks = paginate((cursor) =>
-          client.GET('/checks', {
-            params: { query: { ...filters, limit: 100, ...(cursor ? { cursor } : {}) } },
-          }),
-        );
+        const checks = client.list('/checks', { ...filters, limit: 100 });
         const refused = (error: unknown) =>
           // A refused filter (422) or key (401, 403) is the command's error, with the API's words.
           error instanceof ListError ? new CliError(error.problem.code, error.message) : error;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { type FirmwatchClient, type Monitor, paginate } from '../kit/client.js';
+import type { FirmwatchClient, Monitor } from '../kit/client.js';
 import {
   answerOf,
   choice,
@@ -198,15 +198,11 @@ export function addMonitorApiCommands(monitors: Command, run: RunCommand): void 
           ...(options.clientReference ? { client_reference: options.clientReference } : {}),
           limit: pageSizeFor(options.limit),
         };
-        const { data, hasMore } = await firstItems(
-          paginate((cursor) =>
-            client.GET('/monitors', {
-              params: { query: { ...query, ...(cursor ? { cursor } : {}) } },
-            }),
-          ),
-          options.limit,
-          { status: '--status', health: '--health', client_reference: '--client-reference' },
-        );
+        const { data, hasMore } = await firstItems(client.list('/monitors', query), options.limit, {
+          status: '--status',
+          health: '--health',
+          client_reference: '--client-reference',
+        });
         const lines = data.length === 0 ? ['No monitors.'] : data.map(describeMonitor);
         if (hasMore) lines.push(`More monitors match: raise --limit (now ${options.limit}).`);
         printResult(output, { object: 'list', data, has_more: hasMore }, lines.join('\n'));
