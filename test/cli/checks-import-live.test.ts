@@ -1,10 +1,6 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
@@ -18,8 +14,6 @@ import { type FakeRegister, fixture, json, startFakeRegister } from '../sources/
 // test/fixtures/sources/brreg) and costs one credit. Stopped with Ctrl-C half-way and run again,
 // the file's good rows are checked, and paid for, exactly once.
 
-const ROOT = join(import.meta.dirname, '../..');
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 // Brønnøysund's budget is 5 requests a second (brreg-source.ts): a smaller file than the sandbox
 // test's 500 rows keeps this under a minute.
 const ROWS = 150;
@@ -114,21 +108,13 @@ describe('firmwatch checks import, live', () => {
     writeFileSync(file, csv);
     const args = ['checks', 'import', file, '--out', out, '--concurrency', '4', '--json'];
 
-    const first = spawn(process.execPath, ['--import', TSX, 'src/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env() },
+    const {
+      code: firstCode,
+      stdout,
+      stderr,
+    } = await runCli(args, env(), {
+      interruptWhen: /^\d+ rows done$/m,
     });
-    let stdout = '';
-    let stderr = '';
-    first.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    first.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      // Progress is a line per 100 rows or so when standard error is not a terminal.
-      if (/^\d+ rows done$/m.test(stderr) && !first.killed) first.kill('SIGINT');
-    });
-    const [firstCode] = await once(first, 'exit');
     expect(firstCode, stderr).toBe(130);
     const stopped = JSON.parse(stdout);
     expect(stopped.rows).toBeLessThan(ROWS);

@@ -1,10 +1,6 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/modules/accounts/accounts.service.js';
@@ -15,8 +11,6 @@ import { runCli } from '../helpers/cli.js';
 // client of a real server on 127.0.0.1, a supplier file of 500 rows of which 20 are bad, stopped
 // with Ctrl-C (SIGINT) half-way and run again.
 
-const ROOT = join(import.meta.dirname, '../..');
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 // Sandbox fixtures (docs/sandbox.md): a matched GB VAT number, a DE one, a US EIN, and a number
 // whose format is invalid (still a check: a 201, never a bad row).
 const GOOD = [
@@ -85,20 +79,13 @@ describe('firmwatch checks import', () => {
     const args = ['checks', 'import', file, '--out', out, '--concurrency', '2', '--json'];
 
     // First run: interrupted once 200 rows are done.
-    const first = spawn(process.execPath, ['--import', TSX, 'src/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env() },
+    const {
+      code: firstCode,
+      stdout,
+      stderr,
+    } = await runCli(args, env(), {
+      interruptWhen: /^200 rows done$/m,
     });
-    let stdout = '';
-    let stderr = '';
-    first.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    first.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      if (/^200 rows done$/m.test(stderr) && !first.killed) first.kill('SIGINT');
-    });
-    const [firstCode] = await once(first, 'exit');
     expect(firstCode, stderr).toBe(130);
     const stopped = JSON.parse(stdout);
     expect(stopped.stopped.code).toBe('interrupted');

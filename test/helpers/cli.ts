@@ -31,11 +31,14 @@ export interface CliLocation {
   packageRoot?: string;
 }
 
-/** Runs the real `firmwatch` CLI (from source) to completion. */
+/**
+ * Runs the real `firmwatch` CLI (from source) to completion; with `interruptWhen`, sends it
+ * SIGINT (Ctrl-C) the first time its standard error so far matches.
+ */
 export async function runCli(
   args: string[],
   env: Record<string, string> = {},
-  { cwd = ROOT, packageRoot = ROOT }: CliLocation = {},
+  { cwd = ROOT, packageRoot = ROOT, interruptWhen }: CliLocation & { interruptWhen?: RegExp } = {},
 ): Promise<CliResult> {
   const command = ['--import', TSX_LOADER, join(packageRoot, 'src/cli/main.ts'), ...args];
   const child = spawn(process.execPath, command, { cwd, env: cliEnv(env) });
@@ -46,6 +49,7 @@ export async function runCli(
   });
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
+    if (interruptWhen?.test(stderr) && !child.killed) child.kill('SIGINT');
   });
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, stdout, stderr };
