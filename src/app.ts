@@ -47,6 +47,8 @@ import { currentCapabilities } from './modules/countries/countries.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
 import { type PublicUrls, publicUrls } from './modules/discovery/discovery.service.js';
 import { referenceRoutes } from './modules/discovery/reference.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { readinessProbe } from './modules/health/health.service.js';
 import { eventsRoutes } from './modules/monitors/events.routes.js';
 import { monitorsRoutes } from './modules/monitors/monitors.routes.js';
 import {
@@ -203,6 +205,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   app.decorate('context', context);
 
+  let shuttingDown = false;
+  app.decorate('announceShutdown', () => {
+    shuttingDown = true;
+  });
+  await app.register(healthRoutes, {
+    probe: readinessProbe(deps.database, deps.clock, () => shuttingDown),
+  });
   await app.register(discoveryRoutes, { urls });
   await app.register(referenceRoutes, { urls });
   const domain = deps.domain ?? domainDeps(deps);

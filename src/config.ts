@@ -72,6 +72,8 @@ export interface Config {
   monitorSlots: number;
   /** Whether `serve` also runs the background worker. */
   workerInServe: boolean;
+  /** `firmwatch worker` answers /healthz and /readyz on this port (WORKER_HEALTH_PORT), if set. */
+  workerHealthPort: number | null;
   /** How long a worker holds the monitors it claims. */
   monitorLeaseMs: number;
   /** Redis for rate limits shared by every node; null keeps them in this process's memory. */
@@ -175,6 +177,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('WORKER_IN_SERVE', `must be true or false, got "${rawWorker}"`);
   }
   const workerInServe = rawWorker === 'true';
+  const workerHealthPort =
+    read(env, 'WORKER_HEALTH_PORT') === undefined
+      ? null
+      : readInteger(env, 'WORKER_HEALTH_PORT', 0, 0, 65535);
 
   const redisUrl = read(env, 'REDIS_URL') ?? null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
@@ -203,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
     snapshotsPerDay,
     monitorSlots,
     workerInServe,
+    workerHealthPort,
     monitorLeaseMs,
     redisUrl,
     rateLimits,

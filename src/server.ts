@@ -110,6 +110,8 @@ export async function startServer(
         },
       },
       async close() {
+        // /readyz answers 503 from here: a load balancer stops routing here while work finishes.
+        app.announceShutdown();
         stopIdempotencyPurge();
         stopSnapshotRetention();
         stopMirrorCoverageRefresh();

@@ -8,6 +8,8 @@ import { scheduleMirrorCoverageRefresh } from './jobs/mirror-coverage.js';
 import { createMirrorRefresher } from './jobs/mirror-refresher.js';
 import { createMonitorScheduler } from './jobs/monitor-scheduler.js';
 import { createWebhookDeliverer } from './jobs/webhook-deliverer.js';
+import { startHealthListener } from './jobs/worker-health.js';
+import { startHeartbeat } from './jobs/worker-heartbeat.js';
 import type { MonitorsDeps } from './modules/monitors/monitors.service.js';
 import { createWebhookSender, type WebhookNetwork } from './modules/webhooks/sender.js';
 import { startRuntime } from './runtime.js';
@@ -71,10 +73,12 @@ export function startBackgroundWork(
   scheduler.start();
   deliverer.start();
   refresher?.start();
+  const heartbeat = startHeartbeat(database, deps.clock, owner, log as FastifyBaseLogger);
   return {
     async stop() {
       await Promise.all([scheduler.stop(), deliverer.stop(), refresher?.stop()]);
       await sender.close();
+      await heartbeat.stop();
     },
   };
 }
@@ -82,6 +86,8 @@ export function startBackgroundWork(
 export interface RunningWorker {
   log: Logger;
   database: DatabaseHandle;
+  /** The port of the /healthz and /readyz listener, when WORKER_HEALTH_PORT asked for one. */
+  healthPort?: number | undefined;
   /** Stops claiming work, lets the recheck in progress finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -100,15 +106,29 @@ export async function startWorker(
       mirrors: config.mirrors,
     });
     const stopMirrorCoverageRefresh = scheduleMirrorCoverageRefresh(live, log);
-    log.info({ dialect: database.dialect }, 'worker started');
+    const health =
+      config.workerHealthPort === null
+        ? undefined
+        : await startHealthListener(database, domain.clock, {
+            host: config.host,
+            port: config.workerHealthPort,
+          });
+    log.info(
+      { dialect: database.dialect, ...(health && { health_port: health.port }) },
+      'worker started',
+    );
     return {
       log,
       database,
+      healthPort: health?.port,
       async close() {
+        // /readyz answers 503 from here, while the recheck in progress finishes.
+        health?.announceShutdown();
         stopMirrorCoverageRefresh();
         try {
           await work.stop();
         } finally {
+          await health?.close();
           await runtime.close();
         }
       },

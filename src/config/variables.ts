@@ -118,6 +118,12 @@ export const CONFIG_VARIABLES = [
       '`serve` also runs the background worker (monitor rechecks and webhook deliveries); `false` on API-only nodes that leave it to `npx firmwatch worker`',
   },
   {
+    name: 'WORKER_HEALTH_PORT',
+    default: '(none)',
+    meaning:
+      '`npx firmwatch worker` also answers `GET /healthz` and `GET /readyz` on this port (at HOST), as `serve` does on its own; unset: no listener',
+  },
+  {
     name: 'MONITOR_LEASE_MS',
     default: String(DEFAULT_MONITOR_LEASE_MS),
     meaning:

@@ -3,6 +3,7 @@ import type {
   ApiKeysTable,
   IdempotencyRecordsTable,
   ServiceSecretsTable,
+  WorkerHeartbeatsTable,
   WorkspacesTable,
 } from './schema/accounts.js';
 import type {
@@ -52,6 +53,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
   service_secrets: ServiceSecretsTable;
+  worker_heartbeats: WorkerHeartbeatsTable;
   companies: CompaniesTable;
   checks: ChecksTable;
   snapshot_allowance_usage: SnapshotAllowanceUsageTable;

@@ -20,6 +20,7 @@ import * as m0018 from './0018-monitor-events-by-type.js';
 import * as m0019 from './0019-check-and-monitor-filters.js';
 import * as m0020 from './0020-webhook-test-deliveries.js';
 import * as m0021 from './0021-deferred-write-gates.js';
+import * as m0022 from './0022-worker-heartbeats.js';
 
 /**
  * Every migration, in order. A static list rather than a directory scan: it survives bundling and
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0019-check-and-monitor-filters': m0019,
   '0020-webhook-test-deliveries': m0020,
   '0021-deferred-write-gates': m0021,
+  '0022-worker-heartbeats': m0022,
 };

@@ -50,3 +50,13 @@ export interface ServiceSecretsTable {
   value: string;
   created_at: string;
 }
+
+/**
+ * One row per running worker (a `firmwatch worker`, or `serve` with WORKER_IN_SERVE): written every
+ * few seconds, removed when it stops; `/readyz` of an API node reads whether any worker is alive.
+ */
+export interface WorkerHeartbeatsTable {
+  worker: string;
+  started_at: string;
+  seen_at: string;
+}
