@@ -32,6 +32,7 @@ describe('configuration', () => {
       snapshotsPerDay: 10_000,
       monitorSlots: 1000,
       workerInServe: true,
+      workerHealthPort: null,
       monitorLeaseMs: 60_000,
       redisUrl: null,
       rateLimits: {
