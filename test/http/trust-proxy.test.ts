@@ -136,6 +136,32 @@ describe('with TRUST_PROXY=127.0.0.1, clients behind the proxy are told apart', 
     expect(new Set(mcp)).toEqual(new Set(['192.0.2.44']));
     expect(loggedAddresses(t, '/v1/companies/search')).toEqual(['192.0.2.44']);
   });
+  it("the dashboard's sign-in attempts are limited per client, not per proxy", async () => {
+    const origin = new URL(t.baseUrl).origin;
+    // Forwarded as https by the proxy, but cookies follow PUBLIC_BASE_URL (http here): not Secure.
+    const form = await fetch(`${origin}/dashboard/sign-in`, {
+      headers: { 'x-forwarded-for': '203.0.113.20', 'x-forwarded-proto': 'https' },
+    });
+    const csrfCookie = form.headers.getSetCookie()[0] ?? '';
+    expect(csrfCookie).not.toMatch(/;\s*secure/i);
+    const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
+    // A new email each time, so only the per-address bucket (10 attempts) can run out.
+    let attempt = 0;
+    const signIn = (forwardedFor: string) =>
+      fetch(`${origin}/dashboard/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: csrfCookie.split(';')[0] as string,
+          'x-forwarded-for': forwardedFor,
+        },
+        body: `_csrf=${encodeURIComponent(token)}&email=guess${attempt++}%40example.com&password=x`,
+      });
+    for (let i = 0; i < 10; i++) expect((await signIn('203.0.113.20')).status).toBe(401);
+    expect((await signIn('203.0.113.20')).status).toBe(429);
+    expect((await signIn('203.0.113.21')).status).toBe(401);
+  });
 });
 
 describe('with TRUST_PROXY naming another proxy, X-Forwarded-For from elsewhere is ignored', () => {
