@@ -90,6 +90,8 @@ export interface AppDeps {
   monitorSlots?: number;
   /** Timeouts and the connection cap of the HTTP server (default: DEFAULT_HTTP_LIMITS). */
   httpLimits?: HttpLimits;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed (default: none). */
+  trustProxy?: readonly string[];
 }
 
 /** What every module's routes get: the database and the shared request machinery. */
@@ -119,6 +121,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Requests that arrive during shutdown get a problem+json 503 from problem-handling.ts.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // `request.ip` (rate limits, failed authentications, sign-in attempts, the request log) is the
+    // client named by X-Forwarded-For only when the connection comes from a listed proxy. Fastify
+    // then also believes X-Forwarded-Proto and -Host for `request.protocol` and `request.host`;
+    // nothing reads those: every URI and the cookies' Secure flag follow PUBLIC_BASE_URL.
+    trustProxy: deps.trustProxy?.length ? [...deps.trustProxy] : false,
     frameworkErrors: frameworkErrorHandler(urls.documentation),
     // Requests Node's parser refuses (bad framing, invalid headers, oversized headers, timeouts).
     clientErrorHandler: clientErrorHandler(urls.documentation, deps.newId),

@@ -8,6 +8,7 @@ import {
   readInteger,
 } from './config/reading.js';
 import { type MirrorsConfig, readLiveSources, readMirrors } from './config/registers.js';
+import { readTrustProxy } from './config/trust-proxy.js';
 import {
   DEFAULT_MONITOR_LEASE_MS,
   DEFAULT_MONITOR_SLOTS,
@@ -61,6 +62,11 @@ export interface Config {
    * `http://HOST:PORT/v1` of the listening socket.
    */
   publicBaseUrl: string | null;
+  /**
+   * Reverse proxies (addresses, CIDR ranges, `loopback`/`linklocal`/`uniquelocal`) whose
+   * X-Forwarded-For names the client; empty: the connection's address is the client's.
+   */
+  trustProxy: string[];
   logLevel: LogLevel;
   /** How long SIGTERM waits for in-flight requests before giving up. */
   shutdownTimeoutMs: number;
@@ -203,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     database,
     publicBaseUrl,
+    trustProxy: readTrustProxy(env),
     logLevel,
     shutdownTimeoutMs,
     http,

@@ -70,6 +70,7 @@ export async function startServer(
     const app = await buildApp({
       domain,
       httpLimits: config.http,
+      trustProxy: config.trustProxy,
       database,
       clock,
       newId,

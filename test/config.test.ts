@@ -21,6 +21,7 @@ describe('configuration', () => {
         path: PACKAGE_DATABASE,
       },
       publicBaseUrl: null,
+      trustProxy: [],
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
       http: {

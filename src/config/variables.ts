@@ -59,6 +59,12 @@ export const CONFIG_VARIABLES = [
       'Base of every URI the API returns, `Location` headers included; must end in `/v1`. Set it when the service sits behind a proxy',
   },
   {
+    name: 'TRUST_PROXY',
+    default: '(none)',
+    meaning:
+      "Reverse proxies whose `X-Forwarded-For` names the client, comma-separated: addresses, CIDR ranges (`10.0.0.0/8`, `fd00::/8`) or `loopback`, `linklocal`, `uniquelocal`. A request from one of them is rate limited and logged by the client's address; without it every request is keyed on its connection's address and `X-Forwarded-*` headers are ignored. `true` (trust everyone) is refused. See docs/operations.md",
+  },
+  {
     name: 'LOG_LEVEL',
     default: 'info',
     meaning:

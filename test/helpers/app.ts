@@ -53,6 +53,8 @@ export interface TestAppOptions {
   monitorSlots?: number;
   /** Registry sources per environment (default: sandbox fixtures, no live source). */
   sources?: Sources;
+  /** TRUST_PROXY, as `loadConfig` reads it (default: none). */
+  trustProxy?: readonly string[];
 }
 
 // Generous enough that only the rate-limit tests ever meet them.
@@ -82,6 +84,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     keyCacheTtlMs: options.keyCacheTtlMs,
     monitorSlots: options.monitorSlots,
     sources: options.sources,
+    trustProxy: options.trustProxy,
   });
   const cleanup = async () => {
     await app.close();
