@@ -10,7 +10,11 @@ import {
   findMonitorForRecheck,
   releaseMonitorLease,
 } from '../modules/monitors/monitors.store.js';
-import { commitScheduledRecheck, prepareRecheck } from '../modules/monitors/rechecks.service.js';
+import {
+  commitScheduledRecheck,
+  prepareRecheck,
+  type ScheduledRecheckOutcome,
+} from '../modules/monitors/rechecks.service.js';
 import { inLanes, jobLoop } from './job-loop.js';
 
 export interface SchedulerOptions {
@@ -62,9 +66,9 @@ export function createMonitorScheduler(
   const lease = { owner: options.owner };
 
   // The sequence a manual run shares (rechecks.service.ts): payment, the registry, the commit.
-  async function recheck(row: MonitorRow): Promise<'rechecked' | 'unpaid' | 'skipped'> {
+  async function recheck(row: MonitorRow): Promise<ScheduledRecheckOutcome> {
     const prepared = await prepareRecheck(db, transact, deps, row, lease);
-    if (!prepared.paid) return prepared.recorded ? 'unpaid' : 'skipped';
+    if (!prepared.paid) return { outcome: prepared.recorded ? 'unpaid' : 'skipped' };
     return commitScheduledRecheck(transact, deps, row.id, prepared.lookup, lease);
   }
 
@@ -86,7 +90,21 @@ export function createMonitorScheduler(
           result.skipped += 1;
           return;
         }
-        result[await recheck(row)] += 1;
+        const started = performance.now();
+        const done = await recheck(row);
+        result[done.outcome] += 1;
+        // One line per recheck (monitor and check ids, never the identifier's owner's data).
+        options.log?.info(
+          {
+            monitor_id: id,
+            outcome: done.outcome,
+            check_id: done.checkId,
+            changes: done.changes,
+            event_id: done.eventId ?? undefined,
+            duration_ms: Math.round(performance.now() - started),
+          },
+          'monitor recheck',
+        );
       } catch (error) {
         result.skipped += 1;
         if (error instanceof LeaseLostError) options.log?.info({ monitor_id: id }, error.message);

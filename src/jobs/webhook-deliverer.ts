@@ -102,6 +102,18 @@ export function createWebhookDeliverer(
     });
     const status = await record({ delivery, result, attemptedAt });
     if (status === null) throw new LeaseLostError(id);
+    // One line per attempt; never the URL's query, the body, the secret or its signature.
+    options.log?.info(
+      {
+        delivery_id: id,
+        event_id: delivery.event_id,
+        outcome: status,
+        http_status: result.status,
+        error_code: result.errorCode,
+        duration_ms: result.durationMs,
+      },
+      'webhook attempt',
+    );
     return status;
   }
 

@@ -240,26 +240,40 @@ export async function commitScheduledRecheck(
   monitorId: string,
   lookup: IdentifierLookup,
   lease: { owner: string },
-): Promise<'rechecked' | 'unpaid' | 'skipped'> {
+): Promise<ScheduledRecheckOutcome> {
   try {
     return await transact(async (trx) => {
       const fresh = await findMonitorForRecheck(trx, monitorId, { lock: true });
       if (!fresh || fresh.lease_owner !== lease.owner) throw new LeaseLostError(monitorId);
       if (fresh.archived_at !== null || fresh.status === 'paused') {
         await releaseMonitorLease(trx, monitorId, lease.owner);
-        return 'skipped' as const;
+        return { outcome: 'skipped' as const };
       }
       const result = await performRecheck(trx, deps, fresh, lookup, SCHEDULED_RECHECK, lease);
       if (!result) throw new LeaseLostError(monitorId);
-      return 'rechecked' as const;
+      return {
+        outcome: 'rechecked' as const,
+        checkId: result.check.id,
+        changes: result.changes.length,
+        eventId: result.eventId,
+      };
     });
   } catch (error) {
     if (!isPaymentProblem(error)) throw error;
     const done = await transact((trx) =>
       recordUnpaidRecheck(trx, deps, monitorId, error.code, lease),
     );
-    return done ? 'unpaid' : 'skipped';
+    return { outcome: done ? 'unpaid' : 'skipped' };
   }
+}
+
+/** What a scheduled recheck came to, for the scheduler's count and its log line. */
+export interface ScheduledRecheckOutcome {
+  outcome: 'rechecked' | 'unpaid' | 'skipped';
+  checkId?: string;
+  /** Watched fields that changed. */
+  changes?: number;
+  eventId?: string | null;
 }
 
 /**
