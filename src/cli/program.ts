@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConfigError, describeDatabase, loadConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
+import { SqliteFileError } from '../db/sqlite-file.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
 import { DomainProblem } from '../lib/problem.js';
 import { DEFAULT_SERVICE_URL, runStdioBridge } from '../mcp/stdio-bridge.js';
@@ -14,6 +15,7 @@ import { addAccountsCommands } from './accounts-commands.js';
 import { addBillingCommands } from './billing-commands.js';
 import { addCheckCommand } from './check-command.js';
 import { addChecksCommands } from './checks-commands.js';
+import { addDbCommands } from './db-commands.js';
 import { addEventsCommands } from './events-commands.js';
 import { addListenCommand } from './listen-command.js';
 import { addMirrorCommands } from './mirror-commands.js';
@@ -30,6 +32,7 @@ function describeFailure(error: unknown): { code: string; message: string } {
   if (error instanceof DomainProblem) return { code: error.code, message: error.message };
   if (error instanceof CliError) return { code: error.code, message: error.message };
   if (error instanceof MirrorError) return { code: error.code, message: error.message };
+  if (error instanceof SqliteFileError) return { code: error.code, message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'failed', message };
 }
@@ -183,6 +186,7 @@ export function buildCli(json: boolean): Command {
   addCheckCommand(program, run);
   addSearchCommand(program, run);
   addChecksCommands(program, run);
+  addDbCommands(program, run);
   addEventsCommands(program, run);
   addListenCommand(program, run);
   addMirrorCommands(program, run);
