@@ -210,7 +210,7 @@ describe('where the CLI finds its database', { timeout: 240_000 }, () => {
     'monitors run',
   ];
 
-  it('every command but serve, worker, mcp, migrate and the API clients (listen, check, search, checks, events list and show, monitors but rotate-secret) offers --create', () => {
+  it('every command but serve, worker, mcp, migrate, db backup and restore and the API clients (listen, check, search, checks, events list and show, monitors but rotate-secret) offers --create', () => {
     const leaves = (command: Command, path: string[]): Array<[string, Command]> =>
       command.commands.length === 0
         ? [[path.join(' '), command]]
@@ -224,7 +224,11 @@ describe('where the CLI finds its database', { timeout: 240_000 }, () => {
       'worker',
       'mcp',
       'migrate',
-      ...API_CLIENTS.slice(0, 6),
+      ...API_CLIENTS.slice(0, 4),
+      // A backup of a database that does not exist is refused; a restore is what makes one.
+      'db backup',
+      'db restore',
+      ...API_CLIENTS.slice(4, 6),
       'listen',
       ...API_CLIENTS.slice(6),
     ]);
