@@ -337,12 +337,18 @@ describe.each(DIALECTS)('limits across server processes [%s]', (dialect) => {
   }
 
   /** Ten requests with one key, alternating between the two processes, all at once. */
+  /** How many tokens a bucket refilling `LIMITS`' one a second can have regained during `ms`. */
+  const refilledDuring = (ms: number) => Math.floor(ms / 1000);
+  let burstMs = 0;
+
   async function burst(pair: [ServingProcess, ServingProcess]): Promise<number[]> {
+    const started = performance.now();
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         listProbes((i % 2 === 0 ? pair[0] : pair[1]).started.url, key),
       ),
     );
+    burstMs = performance.now() - started;
     for (const response of responses) {
       if (response.status === 429) await expectRateLimited(response);
       else expect((await readJson(response)).object).toBe('list');
@@ -359,8 +365,12 @@ describe.each(DIALECTS)('limits across server processes [%s]', (dialect) => {
       ...LIMITS,
     });
     const statuses = await burst([a, b]);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    // 5 from the shared bucket, plus what it regained while a slow machine sent the burst (far
+    // fewer than the 10 two separate buckets would allow).
+    const allowed = statuses.filter((s) => s === 200).length;
+    expect(allowed).toBeGreaterThanOrEqual(5);
+    expect(allowed).toBeLessThanOrEqual(Math.min(9, 5 + refilledDuring(burstMs)));
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10 - allowed);
     for (const server of [a, b]) {
       expect(server.stderr()).not.toContain('rate limiter store unavailable');
     }
