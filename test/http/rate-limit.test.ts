@@ -368,8 +368,9 @@ describe.each(DIALECTS)('limits across server processes [%s]', (dialect) => {
     // 5 from the shared bucket, plus what it regained while a slow machine sent the burst (far
     // fewer than the 10 two separate buckets would allow).
     const allowed = statuses.filter((s) => s === 200).length;
-    expect(allowed).toBeGreaterThanOrEqual(5);
-    expect(allowed).toBeLessThanOrEqual(Math.min(9, 5 + refilledDuring(burstMs)));
+    const seen = `statuses ${statuses.join(',')} in ${Math.round(burstMs)} ms`;
+    expect(allowed, seen).toBeGreaterThanOrEqual(5);
+    expect(allowed, seen).toBeLessThanOrEqual(Math.min(9, 5 + refilledDuring(burstMs)));
     expect(statuses.filter((s) => s === 429)).toHaveLength(10 - allowed);
     for (const server of [a, b]) {
       expect(server.stderr()).not.toContain('rate limiter store unavailable');
