@@ -147,29 +147,26 @@ export const registerCheckPages: RegisterPages = (app, ctx) => {
       if ('refused' in found) return found.refused;
       const { viewer, environment } = found;
       const filters = filtersOf(query, CHECK_FILTER_FIELDS);
-      const listPage = (cursor: string | undefined) =>
-        callApi<List<CheckResource>>(app, request, viewer, environment, {
-          method: 'GET',
-          url: `/v1/checks?${listQuery(filters, DOWNLOAD_PAGE_SIZE, cursor)}`,
-        });
-      const first = await listPage(undefined);
-      if (!first.ok) {
-        // A refused filter is answered as the history page answers it: with its Problem.
-        const history = checkHistoryPage(page(reply, viewer, 'Check history'), {
-          environment,
-          filters,
-          result: first,
-        });
-        return ctx.send(reply, history, first.problem.status);
-      }
       return sendCsv(request, reply, {
         what: 'checks',
         viewer,
         environment,
         header: checkCsvHeader(),
         line: checkCsvLine,
-        first: first.body,
-        page: listPage,
+        page: (cursor) =>
+          callApi<List<CheckResource>>(app, request, viewer, environment, {
+            method: 'GET',
+            url: `/v1/checks?${listQuery(filters, DOWNLOAD_PAGE_SIZE, cursor)}`,
+          }),
+        // A refused filter is answered as the history page answers it: with its Problem.
+        refused: (problem) => {
+          const history = checkHistoryPage(page(reply, viewer, 'Check history'), {
+            environment,
+            filters,
+            result: { ok: false, problem },
+          });
+          return ctx.send(reply, history, problem.status);
+        },
       });
     },
   );

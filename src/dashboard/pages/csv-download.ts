@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EnvironmentName } from '../../db/schema.js';
+import type { Problem } from '../../http/problems.js';
 import type { Viewer } from '../layout.js';
 import type { ApiResult } from './api.js';
 import type { List } from './api-types.js';
@@ -18,21 +19,30 @@ interface CsvDownload<T> {
   environment: EnvironmentName;
   header: string;
   line(item: T): string;
-  /** The first page, already answered: the route shows a refused one as its page would. */
-  first: List<T>;
   page: ListPage<T>;
+  /** Answers a refused first page as the list's own page does (a bad filter): no file yet. */
+  refused(problem: Problem): FastifyReply;
 }
 
 /**
  * Sends every row of a list as a CSV file, following the API's cursor page after page: one page
- * is held at a time, however long the list. A page refused after the first (the workspace's
- * rate limit, a failure) can no longer change the status that was sent, so the response is cut
- * short (the browser reports a failed download) rather than ended as if complete.
+ * is held at a time, however long the list. The first page is asked for before anything is sent,
+ * so a refused filter gets the list page's answer instead of a file. A page refused after the
+ * first (the workspace's rate limit, a failure) can no longer change the status that was sent,
+ * so the response is cut short (the browser reports a failed download) rather than ended as if
+ * complete.
  */
-export function sendCsv<T>(request: FastifyRequest, reply: FastifyReply, csv: CsvDownload<T>) {
+export async function sendCsv<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  csv: CsvDownload<T>,
+): Promise<FastifyReply> {
+  const first = await csv.page(undefined);
+  if (!first.ok) return csv.refused(first.problem);
+  const firstList = first.body;
   async function* chunks() {
     yield csv.header;
-    let list = csv.first;
+    let list = firstList;
     for (;;) {
       if (list.data.length > 0) yield list.data.map(csv.line).join('');
       const cursor = list.pagination.has_more ? list.pagination.next_cursor : undefined;

@@ -66,25 +66,22 @@ export const registerMonitorListPages: RegisterPages = (app, ctx) => {
       if (!scope) return reply;
       const { viewer, environment } = scope;
       const filters = filtersOf(query, MONITOR_FILTER_FIELDS);
-      const listPage = (cursor: string | undefined) =>
-        callApi<List<Monitor>>(app, request, viewer, environment, {
-          method: 'GET',
-          url: `/v1/monitors?${listQuery(filters, DOWNLOAD_PAGE_SIZE, cursor)}`,
-        });
-      const first = await listPage(undefined);
-      if (!first.ok) {
-        const page = scope.page('Monitors');
-        const refused = monitorsListPage(page, { monitors: [], filters, problem: first.problem });
-        return ctx.send(reply, refused, first.problem.status);
-      }
       return sendCsv(request, reply, {
         what: 'monitors',
         viewer,
         environment,
         header: monitorCsvHeader(),
         line: monitorCsvLine,
-        first: first.body,
-        page: listPage,
+        page: (cursor) =>
+          callApi<List<Monitor>>(app, request, viewer, environment, {
+            method: 'GET',
+            url: `/v1/monitors?${listQuery(filters, DOWNLOAD_PAGE_SIZE, cursor)}`,
+          }),
+        refused: (problem) => {
+          const page = scope.page('Monitors');
+          const refused = monitorsListPage(page, { monitors: [], filters, problem });
+          return ctx.send(reply, refused, problem.status);
+        },
       });
     },
   );
