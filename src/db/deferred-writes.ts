@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely, type QueryResult } from 'kysely';
+import { preparedQuery } from './fixed-statements.js';
 import type { Database } from './schema.js';
 
 /**
@@ -97,8 +98,6 @@ export interface Queued {
 
 /** Combined statements, by the ids of their parts (a service sends a handful of shapes). */
 const combined = new Map<string, string>();
-/** The texts in `combined`, which are fixed statements too (named). */
-export const combinedSql = new Set<string>();
 const MAX_COMBINED = 200;
 
 /**
@@ -126,16 +125,14 @@ export function combine(part: Queued[]): CompiledQuery {
     const refused = checks.length > 0 ? `case ${checks.join(' ')} else 0 end` : '0';
     sql = `with ${ctes.join(', ')} select ${written} as written, ${refused} as refused`;
     combined.set(key, sql);
-    combinedSql.add(sql);
-    if (combined.size > MAX_COMBINED) {
-      const oldest = combined.keys().next().value as string;
-      combinedSql.delete(combined.get(oldest) as string);
-      combined.delete(oldest);
-    }
+    if (combined.size > MAX_COMBINED) combined.delete(combined.keys().next().value as string);
   }
-  return CompiledQuery.raw(
-    sql,
-    part.flatMap((q) => q.query.parameters),
+  // A fixed statement too: named on the server like its parts.
+  return preparedQuery(
+    CompiledQuery.raw(
+      sql,
+      part.flatMap((q) => q.query.parameters),
+    ),
   );
 }
 

@@ -6,15 +6,9 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type pg from 'pg';
-import { combinedSql, sqlStateOf } from './deferred-writes.js';
+import { sqlStateOf } from './deferred-writes.js';
+import { isPreparedQuery } from './fixed-statements.js';
 import { UnitConnection } from './postgres-units.js';
-
-/** Marks a compiled query as one of the service's fixed statements (prepared.ts). */
-const PREPARED = Symbol('prepared');
-
-export function preparedQuery<R>(query: CompiledQuery<R>): CompiledQuery<R> {
-  return { ...query, [PREPARED]: true } as CompiledQuery<R>;
-}
 
 /**
  * Server-side names of the fixed statements: PostgreSQL then parses each once per connection and
@@ -54,8 +48,7 @@ export class ClientConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const values = [...query.parameters];
-    const named =
-      (query as { [PREPARED]?: boolean })[PREPARED] === true || combinedSql.has(query.sql);
+    const named = isPreparedQuery(query);
     let result: pg.QueryResult;
     try {
       result = named

@@ -9,7 +9,7 @@ import {
 } from 'kysely';
 import { deferrableQuery, type Refusal, wasQueued, writtenTable } from './deferred-writes.js';
 import { isPostgres } from './dialect.js';
-import { preparedQuery } from './postgres-driver.js';
+import { preparedQuery } from './fixed-statements.js';
 import type { Database } from './schema.js';
 import { inlineSqliteConstants } from './sqlite-literals.js';
 
@@ -145,15 +145,16 @@ export function deferrable<P extends object>(
   const id = deferrableCount++;
   // The table, from the PostgreSQL statement's text (the same on every run).
   let table: { sql: string; name: string } | undefined;
+  const tableOf = (sql: string) => {
+    if (table?.sql !== sql) table = { sql, name: writtenTable(sql) };
+    return table.name;
+  };
   return async (db, values, refusal) => {
     const query = bind(db, values);
-    if (isPostgres(db) && table?.sql !== query.sql) {
-      table = { sql: query.sql, name: writtenTable(query.sql) };
-    }
     const result = await run(
       db,
-      isPostgres(db) && table
-        ? deferrableQuery(query, { id, table: table.name, ...(refusal && { refusal }) })
+      isPostgres(db)
+        ? deferrableQuery(query, { id, table: tableOf(query.sql), ...(refusal && { refusal }) })
         : query,
     );
     if (refusal && !wasQueued(result) && Number(result.numAffectedRows ?? 0) !== 1) {
