@@ -9,6 +9,7 @@ import { startHealthListener } from '../../src/jobs/worker-health.js';
 import { startHeartbeat } from '../../src/jobs/worker-heartbeat.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
+import { recordHeartbeat } from '../../src/modules/health/health.store.js';
 import { startWorker } from '../../src/worker.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
@@ -77,6 +78,23 @@ describe.each(DIALECTS)('/healthz and /readyz [%s]', (dialect) => {
       alive: 0,
       last_seen_at: null,
     });
+  });
+
+  it('a worker killed without removing its heartbeat stops counting once its beats are stale', async () => {
+    t = await startTestApp({ dialect });
+    // What SIGKILL leaves behind: a row nobody removes, last stamped 31 s ago by the app's clock
+    // (the window is 30 s).
+    const now = t.clock.now().getTime();
+    const stale = new Date(now - 31_000).toISOString();
+    await t.database.transact((trx) => recordHeartbeat(trx, 'host:2:dead', stale, stale));
+    const { status, body } = await read(`${origin(t)}/readyz`);
+    expect(status).toBe(200);
+    expect(body.workers).toEqual({ alive: 0, last_seen_at: stale });
+    // A live worker beside it is counted, and its beat is the latest.
+    await t.database.transact((trx) =>
+      recordHeartbeat(trx, 'host:3:live', stale, new Date(now - 1_000).toISOString()),
+    );
+    expect((await read(`${origin(t)}/readyz`)).body.workers.alive).toBe(1);
   });
 
   it('turns 503 when shutdown begins, and during the drain', async () => {
