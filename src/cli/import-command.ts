@@ -3,6 +3,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { type ApiCommandOptions, addApiOptions, apiClient, apiConnection } from './api-options.js';
+import { onInterrupt } from './bounded-heap.js';
 import { dryRun } from './import-dry-run.js';
 import { csvHeader, csvLine, jsonLine } from './import-results.js';
 import { type ImportSummary, importRows, type RowOutcome } from './import-rows.js';
@@ -131,8 +132,7 @@ export function addImportCommand(group: Command, kind: RowKind, run: RunCommand)
             if (stop.signal.aborted) process.exit(130);
             stop.abort();
           };
-          process.on('SIGINT', interrupt);
-          process.on('SIGTERM', interrupt);
+          const stopListening = onInterrupt(interrupt);
           let writing = Promise.resolve();
           const write = (text: string) => {
             writing = writing.then(() => writeLine(results, text));
@@ -155,8 +155,7 @@ export function addImportCommand(group: Command, kind: RowKind, run: RunCommand)
             });
           } finally {
             progress.stop();
-            process.off('SIGINT', interrupt);
-            process.off('SIGTERM', interrupt);
+            stopListening();
             await writing;
             if (results !== process.stdout) {
               results.end();

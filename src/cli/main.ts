@@ -1,6 +1,8 @@
 #!/usr/bin/env node
+import { isMainThread } from 'node:worker_threads';
 import { CommanderError } from 'commander';
 import { buildApiCli, isApiCommand } from './api-program.js';
+import { isImportCommand, runInBoundedHeap } from './bounded-heap.js';
 import { printError } from './output.js';
 
 export async function main(argv: string[]): Promise<void> {
@@ -21,4 +23,7 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-await main(process.argv);
+// A supplier file's import runs in a worker thread whose heap is bounded (bounded-heap.ts).
+if (isMainThread && isImportCommand(process.argv))
+  process.exitCode = await runInBoundedHeap(new URL(import.meta.url), process.argv);
+else await main(process.argv);
