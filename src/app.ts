@@ -25,6 +25,7 @@ import { clientErrorHandler } from './http/protocol-errors.js';
 import { refuseUnknownQueryParameters } from './http/query-parameters.js';
 import { type RateLimitPolicies, registerRateLimit } from './http/rate-limit.js';
 import { createRequestHooks } from './http/request-hooks.js';
+import { registerRequestMetrics } from './http/request-metrics.js';
 import { addSharedSchema, validatorCompiler } from './http/validation.js';
 import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
@@ -171,6 +172,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // One hook per stage for the request machinery below (see request-hooks.ts); it also dates each
   // request once (`request.now`).
   const hooks = createRequestHooks(app, deps.clock);
+  const domain = deps.domain ?? domainDeps(deps);
+  registerRequestMetrics(app, domain.metrics);
 
   // JSON is the only request body type; anything else is a 415, not a silently ignored body.
   registerJsonBodyParser(app, hooks);
@@ -221,7 +224,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(discoveryRoutes, { urls });
   await app.register(referenceRoutes, { urls });
-  const domain = deps.domain ?? domainDeps(deps);
   const { sources } = domain;
   await app.register(countriesRoutes, {
     capabilities: {

@@ -80,6 +80,8 @@ export interface Config {
   workerInServe: boolean;
   /** `firmwatch worker` answers /healthz and /readyz on this port (WORKER_HEALTH_PORT), if set. */
   workerHealthPort: number | null;
+  /** `GET /metrics` for Prometheus on this port (METRICS_PORT, at HOST), if set; off otherwise. */
+  metricsPort: number | null;
   /** How long a worker holds the monitors it claims. */
   monitorLeaseMs: number;
   /** Redis for rate limits shared by every node; null keeps them in this process's memory. */
@@ -187,6 +189,8 @@ export function loadConfig(env: Env = process.env): Config {
     read(env, 'WORKER_HEALTH_PORT') === undefined
       ? null
       : readInteger(env, 'WORKER_HEALTH_PORT', 0, 0, 65535);
+  const metricsPort =
+    read(env, 'METRICS_PORT') === undefined ? null : readInteger(env, 'METRICS_PORT', 0, 0, 65535);
 
   const redisUrl = read(env, 'REDIS_URL') ?? null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
@@ -217,6 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
     monitorSlots,
     workerInServe,
     workerHealthPort,
+    metricsPort,
     monitorLeaseMs,
     redisUrl,
     rateLimits,

@@ -3,9 +3,11 @@ import type { Config } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { type DomainDeps, domainDeps } from './domain.js';
+import { scrapeReadings } from './jobs/scrape-readings.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createIdGenerator, type IdGenerator } from './lib/ids.js';
 import { createLogger } from './lib/logger.js';
+import { createMetrics } from './lib/metrics.js';
 import {
   connectRedisBuckets,
   memoryTokenBuckets,
@@ -55,7 +57,9 @@ export async function startRuntime(
     ? connectRedisBuckets(config.redisUrl, log)
     : memoryTokenBuckets();
   const clock = systemClock;
-  const live = createLiveSource(config.liveSources, { database, clock, buckets });
+  const metrics = createMetrics();
+  const live = createLiveSource(config.liveSources, { database, clock, buckets, metrics });
+  metrics.readAtScrape(scrapeReadings(database.db, clock, live.upstreams));
   const close = async () => {
     try {
       await live.close();
@@ -77,6 +81,7 @@ export async function startRuntime(
       sources: { sandbox: sandboxSource(), live },
       snapshotsPerDay: config.snapshotsPerDay,
       monitorSlots: config.monitorSlots,
+      metrics,
     });
     return { log, database, buckets, live, clock, newId, domain, close };
   } catch (error) {

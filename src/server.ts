@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './db/database.js';
 import { scheduleIdempotencyPurge } from './jobs/idempotency-purge.js';
 import { scheduleMirrorCoverageRefresh } from './jobs/mirror-coverage.js';
 import { scheduleSnapshotRetention } from './jobs/snapshot-retention.js';
+import { startMetricsListener } from './lib/metrics-listener.js';
 import { createStarterWorkspace } from './modules/accounts/accounts.service.js';
 import { addUserToWorkspace } from './modules/users/users.service.js';
 import { startRuntime } from './runtime.js';
@@ -31,6 +32,8 @@ export interface RunningServer {
   baseUrl: string;
   /** The address actually bound, as a URL (`http://127.0.0.1:8080`). */
   listeningOn: string;
+  /** The port of the /metrics listener, when METRICS_PORT asked for one. */
+  metricsPort: number | undefined;
   /** Set when this start created the starter workspace: the only time its key is shown. */
   starter: StarterWorkspace | undefined;
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
@@ -52,6 +55,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const runtime = await startRuntime(config, options);
   const { log: logger, database, live, clock, newId, domain } = runtime;
+  let metricsListener: Awaited<ReturnType<typeof startMetricsListener>> | undefined;
   try {
     // Only the embedded default: a PostgreSQL deployment is provisioned deliberately (CLI).
     const starter =
@@ -80,6 +84,14 @@ export async function startServer(
     });
     await options.beforeListen?.(app);
     const receiving = trackRequestBodies(app.server);
+    // Before the API: a metrics port that cannot be bound fails the start, not a running server.
+    metricsListener =
+      config.metricsPort === null
+        ? undefined
+        : await startMetricsListener(domain.metrics, {
+            host: config.host,
+            port: config.metricsPort,
+          });
     await app.listen({ port: config.port, host: config.host });
     const { port } = app.server.address() as AddressInfo;
     if (!config.publicBaseUrl) baseUrl = defaultPublicBaseUrl(config.host, port);
@@ -92,6 +104,7 @@ export async function startServer(
           webhookNetwork: options.webhookNetwork,
           monitorLeaseMs: config.monitorLeaseMs,
           mirrors: config.mirrors,
+          metrics: domain.metrics,
         })
       : undefined;
 
@@ -101,6 +114,7 @@ export async function startServer(
       database,
       baseUrl,
       listeningOn: listeningUrl(config.host, port),
+      metricsPort: metricsListener?.port,
       starter: starter && {
         workspace_id: starter.workspace.id,
         key: starter.key.key,
@@ -127,11 +141,13 @@ export async function startServer(
           receiving.dropIncomplete();
           await app.close();
         } finally {
+          await metricsListener?.close();
           await runtime.close();
         }
       },
     };
   } catch (error) {
+    await metricsListener?.close();
     await runtime.close();
     throw error;
   }

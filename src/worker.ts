@@ -10,6 +10,8 @@ import { createMonitorScheduler } from './jobs/monitor-scheduler.js';
 import { createWebhookDeliverer } from './jobs/webhook-deliverer.js';
 import { startHealthListener } from './jobs/worker-health.js';
 import { startHeartbeat } from './jobs/worker-heartbeat.js';
+import type { Metrics } from './lib/metrics.js';
+import { startMetricsListener } from './lib/metrics-listener.js';
 import type { MonitorsDeps } from './modules/monitors/monitors.service.js';
 import { createWebhookSender, type WebhookNetwork } from './modules/webhooks/sender.js';
 import { startRuntime } from './runtime.js';
@@ -34,6 +36,8 @@ export interface BackgroundWorkOptions {
   monitorLeaseMs?: number;
   /** The mirrors refreshed from their registers (MIRROR_REFRESH; none unless configured). */
   mirrors?: MirrorsConfig;
+  /** Where rechecks and delivery attempts are counted (the process's metrics). */
+  metrics?: Metrics;
 }
 
 /**
@@ -52,12 +56,14 @@ export function startBackgroundWork(
     owner,
     leaseMs: options.monitorLeaseMs,
     log: log as FastifyBaseLogger,
+    metrics: options.metrics,
   });
   const sender = createWebhookSender({ network: options.webhookNetwork });
   const deliverer = createWebhookDeliverer(database, deps, {
     owner,
     sender,
     log: log as FastifyBaseLogger,
+    metrics: options.metrics,
   });
   const mirrors = options.mirrors;
   const refresher =
@@ -88,6 +94,8 @@ export interface RunningWorker {
   database: DatabaseHandle;
   /** The port of the /healthz and /readyz listener, when WORKER_HEALTH_PORT asked for one. */
   healthPort?: number | undefined;
+  /** The port of the /metrics listener, when METRICS_PORT asked for one. */
+  metricsPort?: number | undefined;
   /** Stops claiming work, lets the recheck in progress finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -99,28 +107,40 @@ export async function startWorker(
 ): Promise<RunningWorker> {
   const runtime = await startRuntime(config, options);
   const { log, database, live, domain } = runtime;
+  let health: Awaited<ReturnType<typeof startHealthListener>> | undefined;
+  let metricsListener: Awaited<ReturnType<typeof startMetricsListener>> | undefined;
   try {
+    // The listeners first: a port that cannot be bound fails the start before any work begins.
+    if (config.workerHealthPort !== null)
+      health = await startHealthListener(database, domain.clock, {
+        host: config.host,
+        port: config.workerHealthPort,
+      });
+    if (config.metricsPort !== null)
+      metricsListener = await startMetricsListener(domain.metrics, {
+        host: config.host,
+        port: config.metricsPort,
+      });
     const work = startBackgroundWork(database, domain, log, {
       ...options,
       monitorLeaseMs: config.monitorLeaseMs,
       mirrors: config.mirrors,
+      metrics: domain.metrics,
     });
     const stopMirrorCoverageRefresh = scheduleMirrorCoverageRefresh(live, log);
-    const health =
-      config.workerHealthPort === null
-        ? undefined
-        : await startHealthListener(database, domain.clock, {
-            host: config.host,
-            port: config.workerHealthPort,
-          });
     log.info(
-      { dialect: database.dialect, ...(health && { health_port: health.port }) },
+      {
+        dialect: database.dialect,
+        ...(health && { health_port: health.port }),
+        ...(metricsListener && { metrics_port: metricsListener.port }),
+      },
       'worker started',
     );
     return {
       log,
       database,
       healthPort: health?.port,
+      metricsPort: metricsListener?.port,
       async close() {
         // /readyz answers 503 from here, while the recheck in progress finishes.
         health?.announceShutdown();
@@ -129,11 +149,14 @@ export async function startWorker(
           await work.stop();
         } finally {
           await health?.close();
+          await metricsListener?.close();
           await runtime.close();
         }
       },
     };
   } catch (error) {
+    await health?.close();
+    await metricsListener?.close();
     await runtime.close();
     throw error;
   }

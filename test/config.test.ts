@@ -34,6 +34,7 @@ describe('configuration', () => {
       monitorSlots: 1000,
       workerInServe: true,
       workerHealthPort: null,
+      metricsPort: null,
       monitorLeaseMs: 60_000,
       redisUrl: null,
       rateLimits: {
@@ -88,6 +89,13 @@ describe('configuration', () => {
         },
       },
     });
+  });
+
+  it('reads METRICS_PORT, and refuses one that is no port', () => {
+    expect(loadConfig({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(loadConfig({ METRICS_PORT: '0' }).metricsPort).toBe(0);
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow('METRICS_PORT');
+    expect(() => loadConfig({ METRICS_PORT: 'prometheus' })).toThrow('METRICS_PORT');
   });
 
   it('reads the live sources: their order, none, a base URL and the Companies House key', () => {

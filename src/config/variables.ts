@@ -130,6 +130,12 @@ export const CONFIG_VARIABLES = [
       '`npx firmwatch worker` also answers `GET /healthz` and `GET /readyz` on this port (at HOST), as `serve` does on its own; unset: no listener',
   },
   {
+    name: 'METRICS_PORT',
+    default: '(none)',
+    meaning:
+      '`serve` and `firmwatch worker` answer `GET /metrics` (Prometheus) on this port (at HOST), a listener apart from the API; unset: no listener (docs/operations.md, "Metrics")',
+  },
+  {
     name: 'MONITOR_LEASE_MS',
     default: String(DEFAULT_MONITOR_LEASE_MS),
     meaning:

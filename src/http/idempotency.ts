@@ -331,6 +331,8 @@ export interface OperationResult<T> {
    * their row locks are held only until the COMMIT that follows.
    */
   last?: (trx: Kysely<Database>) => Promise<void>;
+  /** Told once the unit of work has committed (never for a duplicate answered instead). */
+  committed?: () => void;
 }
 
 /**
@@ -349,7 +351,7 @@ export async function completeOperation<T extends object>(
   run: (trx: Kysely<Database>) => Promise<OperationResult<T>>,
 ): Promise<FastifyReply> {
   const claim = request.idempotencyClaim;
-  let outcome: { payload: string; headers: Record<string, string> };
+  let outcome: { payload: string; headers: Record<string, string>; committed?: () => void };
   try {
     outcome = await transact(async (trx) => {
       const result = await run(trx);
@@ -381,12 +383,13 @@ export async function completeOperation<T extends object>(
         }
       }
       await result.last?.(trx);
-      return { payload, headers };
+      return { payload, headers, committed: result.committed };
     });
   } catch (error) {
     if (!(error instanceof DuplicateExecution) || claim?.mode !== 'with-operation') throw error;
     return claim.answerDuplicate(reply);
   }
+  outcome.committed?.();
   if (claim) {
     claim.completed = true;
     reply.header('idempotency-replayed', 'false');

@@ -4,6 +4,7 @@ import { gaveWayToAnotherTransaction } from '../db/dialect.js';
 import { claimDue, LeaseLostError } from '../db/leases.js';
 import type { MonitorRow } from '../db/schema.js';
 import { toTimestamp } from '../lib/clock.js';
+import type { Metrics } from '../lib/metrics.js';
 import type { MonitorsDeps } from '../modules/monitors/monitors.service.js';
 import {
   DUE_MONITORS,
@@ -30,6 +31,8 @@ export interface SchedulerOptions {
    */
   concurrency?: number;
   log?: FastifyBaseLogger;
+  /** Counts each recheck and the check it committed (the process's metrics). */
+  metrics?: Pick<Metrics, 'recheck' | 'checkCommitted'>;
 }
 
 export interface TickResult {
@@ -84,29 +87,34 @@ export function createMonitorScheduler(
     );
     const result: TickResult = { claimed: ids.length, rechecked: 0, unpaid: 0, skipped: 0 };
     const recheckOne = async (id: string) => {
+      const started = performance.now();
       try {
         const row = await findMonitorForRecheck(db, id);
         if (!row || row.lease_owner !== lease.owner) {
           result.skipped += 1;
           return;
         }
-        const started = performance.now();
         const done = await recheck(row);
+        const seconds = (performance.now() - started) / 1000;
         result[done.outcome] += 1;
+        options.metrics?.recheck(done.outcome, seconds);
+        if (done.check)
+          options.metrics?.checkCommitted({ ...done.check, environment: row.environment });
         // One line per recheck (monitor and check ids, never the identifier's owner's data).
         options.log?.info(
           {
             monitor_id: id,
             outcome: done.outcome,
-            check_id: done.checkId,
+            check_id: done.check?.id,
             changes: done.changes,
             event_id: done.eventId ?? undefined,
-            duration_ms: Math.round(performance.now() - started),
+            duration_ms: Math.round(seconds * 1000),
           },
           'monitor recheck',
         );
       } catch (error) {
         result.skipped += 1;
+        options.metrics?.recheck('failed', (performance.now() - started) / 1000);
         if (error instanceof LeaseLostError) options.log?.info({ monitor_id: id }, error.message);
         else if (gaveWayToAnotherTransaction(error)) {
           // A lock held too long (a stopped worker's transaction, until PostgreSQL ends it): the

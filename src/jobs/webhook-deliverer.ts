@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/database.js';
 import { claimDue, LeaseLostError } from '../db/leases.js';
 import { type Clock, toTimestamp } from '../lib/clock.js';
+import type { Metrics } from '../lib/metrics.js';
 import { PACKAGE_VERSION } from '../lib/package-version.js';
 import { recordAttempt } from '../modules/webhooks/deliveries.service.js';
 import {
@@ -38,6 +39,8 @@ export interface DelivererOptions {
   /** The running loop claims again when fewer claimed deliveries than this wait (default: concurrency). */
   lowWater?: number;
   log?: FastifyBaseLogger;
+  /** Counts each attempt by outcome, with its duration (the process's metrics). */
+  metrics?: Pick<Metrics, 'webhookAttempt'>;
 }
 
 export interface DeliveryTickResult {
@@ -102,6 +105,7 @@ export function createWebhookDeliverer(
     });
     const status = await record({ delivery, result, attemptedAt });
     if (status === null) throw new LeaseLostError(id);
+    options.metrics?.webhookAttempt(status, result.durationMs / 1000);
     // One line per attempt; never the URL's query, the body, the secret or its signature.
     options.log?.info(
       {

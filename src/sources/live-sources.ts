@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
+import type { UpstreamReading } from '../lib/metrics.js';
 import type { BucketPolicy, TokenBucketStore } from '../lib/token-bucket.js';
 import { ARES_BUDGET, aresSource } from './ares/ares-source.js';
 import { ARIREGISTER_MIRROR } from './ariregister/ariregister-mirror.js';
@@ -217,6 +218,8 @@ export interface LiveSource extends RegistrySource {
    * (src/jobs/mirror-coverage.ts). Resolves to how many mirrors changed.
    */
   refreshMirrors(): Promise<number>;
+  /** The upstream clients of the enabled registers (mirrors have none): what a scrape reads. */
+  upstreams(): readonly UpstreamReading[];
   /** Closes the upstream connections. */
   close(): Promise<void>;
 }
@@ -233,6 +236,7 @@ export function createLiveSource(
     clock: Clock;
     buckets: TokenBucketStore;
     dispatcher?: UpstreamDeps['dispatcher'];
+    metrics?: UpstreamDeps['metrics'];
   },
 ): LiveSource {
   const clients: UpstreamClient[] = [];
@@ -263,7 +267,12 @@ export function createLiveSource(
         budget,
         ...(definition.rateLimitHeaders ? { rateLimitHeaders: definition.rateLimitHeaders } : {}),
       },
-      { clock: deps.clock, buckets: deps.buckets, dispatcher: deps.dispatcher },
+      {
+        clock: deps.clock,
+        buckets: deps.buckets,
+        dispatcher: deps.dispatcher,
+        metrics: deps.metrics,
+      },
     );
     clients.push(client);
     const source = definition.build({
@@ -293,6 +302,7 @@ export function createLiveSource(
     lookup: routed.lookup,
     searches: routed.searches,
     search: routed.search,
+    upstreams: () => clients,
     async refreshMirrors() {
       const changed = await Promise.all(mirrors.map((mirror) => mirror.refresh()));
       return changed.filter(Boolean).length;

@@ -4,6 +4,7 @@ import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
 import { ListSchema, listResponse, PaginationQueryProperties } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
+import type { MetricsDeps } from '../../lib/metrics.js';
 import { answersInProcess } from '../../sources/registry-source.js';
 import { CountryCodeInputOf } from '../companies/companies.schemas.js';
 import { runLastWrites } from '../companies/companies.service.js';
@@ -55,10 +56,9 @@ const CheckListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const checksRoutes: FastifyPluginAsyncTypebox<{ deps: ChecksDeps }> = async (
-  app,
-  { deps },
-) => {
+export const checksRoutes: FastifyPluginAsyncTypebox<{
+  deps: ChecksDeps & MetricsDeps;
+}> = async (app, { deps }) => {
   const { db, transact, paginator, urls } = app.context;
 
   app.post(
@@ -99,6 +99,8 @@ export const checksRoutes: FastifyPluginAsyncTypebox<{ deps: ChecksDeps }> = asy
           headers: { location: `${urls.base()}/checks/${check.id}` },
           storedAs: check.id,
           last: (trx) => runLastWrites(trx, last),
+          committed: () =>
+            deps.metrics.checkCommitted({ ...check, environment: principal.environment }),
         };
       });
     },

@@ -3,6 +3,7 @@ import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
 import { listResponse, singlePage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
+import type { MetricsDeps } from '../../lib/metrics.js';
 import { answersInProcess } from '../../sources/registry-source.js';
 import type { ChecksDeps } from '../checks/checks.service.js';
 import { assertCanPay } from '../usage/usage.service.js';
@@ -19,10 +20,9 @@ import {
   runLastWrites,
 } from './companies.service.js';
 
-export const companiesRoutes: FastifyPluginAsyncTypebox<{ deps: ChecksDeps }> = async (
-  app,
-  { deps },
-) => {
+export const companiesRoutes: FastifyPluginAsyncTypebox<{
+  deps: ChecksDeps & MetricsDeps;
+}> = async (app, { deps }) => {
   const { db, transact } = app.context;
 
   app.post(
@@ -62,6 +62,7 @@ export const companiesRoutes: FastifyPluginAsyncTypebox<{ deps: ChecksDeps }> = 
             credits_used: result.credits_used,
           },
           last: (trx) => runLastWrites(trx, result.last),
+          committed: () => deps.metrics.creditsDebited(result.credits_used),
         };
       });
     },

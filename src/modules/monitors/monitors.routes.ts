@@ -4,7 +4,9 @@ import { requirePrincipal } from '../../http/auth.js';
 import { completeOperation, IdempotencyKeyHeaders } from '../../http/idempotency.js';
 import { ListSchema, listResponse, PaginationQueryProperties } from '../../http/pagination.js';
 import { problemResponses } from '../../http/responses.js';
+import type { MetricsDeps } from '../../lib/metrics.js';
 import { answersInProcess } from '../../sources/registry-source.js';
+import type { Check } from '../checks/checks.schemas.js';
 import {
   MONITOR_HEALTHS,
   MONITOR_STATUSES,
@@ -58,10 +60,9 @@ const MonitorListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const monitorsRoutes: FastifyPluginAsyncTypebox<{ deps: MonitorsDeps }> = async (
-  app,
-  { deps },
-) => {
+export const monitorsRoutes: FastifyPluginAsyncTypebox<{
+  deps: MonitorsDeps & MetricsDeps;
+}> = async (app, { deps }) => {
   const { db, transact, paginator } = app.context;
 
   app.post(
@@ -92,9 +93,18 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ deps: MonitorsDeps }> =
     async (request, reply) => {
       const principal = requirePrincipal(request);
       const lookup = await prepareMonitorCreate(db, deps, principal, request.body);
-      return completeOperation(request, reply, transact, 201, async (trx) => ({
-        body: await createMonitor(trx, deps, principal, request.body, lookup, request.channel),
-      }));
+      return completeOperation(request, reply, transact, 201, async (trx) => {
+        const body = await createMonitor(
+          trx,
+          deps,
+          principal,
+          request.body,
+          lookup,
+          request.channel,
+        );
+        const check = { ...(body.baseline_check as Check), environment: principal.environment };
+        return { body, committed: () => deps.metrics.checkCommitted(check) };
+      });
     },
   );
 
@@ -232,9 +242,11 @@ export const monitorsRoutes: FastifyPluginAsyncTypebox<{ deps: MonitorsDeps }> =
       // One that cannot be paid for answers 402, once the monitor has recorded it needs credits.
       const recheck = await prepareRecheck(db, transact, deps, row);
       if (!recheck.paid) throw recheck.problem;
-      return completeOperation(request, reply, transact, 200, async (trx) => ({
-        body: await runMonitor(trx, deps, principal, id, recheck.lookup, request.channel),
-      }));
+      return completeOperation(request, reply, transact, 200, async (trx) => {
+        const body = await runMonitor(trx, deps, principal, id, recheck.lookup, request.channel);
+        const check = { ...(body.check as Check), environment: principal.environment };
+        return { body, committed: () => deps.metrics.checkCommitted(check) };
+      });
     },
   );
 };

@@ -295,3 +295,23 @@ export async function listMonitorEventRows(
     .limit(take)
     .execute();
 }
+
+/**
+ * How many monitors the scheduler would recheck now, and when the longest-waiting one fell due
+ * (the metrics' backlog): one range of the `monitors_due` index.
+ */
+export async function dueMonitorsSummary(
+  db: Kysely<Database>,
+  now: string,
+): Promise<{ due: number; oldest_due_at: string | null }> {
+  const row = await db
+    .selectFrom('monitors')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('due'),
+      eb.fn.min('next_check_at').as('oldest_due_at'),
+    ])
+    .where(DUE_MONITORS.eligible)
+    .where('next_check_at', '<=', now)
+    .executeTakeFirstOrThrow();
+  return { due: Number(row.due), oldest_due_at: row.oldest_due_at };
+}

@@ -253,7 +253,7 @@ export async function commitScheduledRecheck(
       if (!result) throw new LeaseLostError(monitorId);
       return {
         outcome: 'rechecked' as const,
-        checkId: result.check.id,
+        check: result.check,
         changes: result.changes.length,
         eventId: result.eventId,
       };
@@ -270,7 +270,7 @@ export async function commitScheduledRecheck(
 /** What a scheduled recheck came to, for the scheduler's count and its log line. */
 export interface ScheduledRecheckOutcome {
   outcome: 'rechecked' | 'unpaid' | 'skipped';
-  checkId?: string;
+  check?: Check;
   /** Watched fields that changed. */
   changes?: number;
   eventId?: string | null;

@@ -228,3 +228,18 @@ export async function listTestDeliveries(
     .limit(limit)
     .execute();
 }
+
+/** Deliveries not yet delivered or given up, and when the oldest was recorded (the metrics). */
+export async function pendingDeliveriesSummary(
+  db: Kysely<Database>,
+): Promise<{ pending: number; oldest_created_at: string | null }> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('pending'),
+      eb.fn.min('created_at').as('oldest_created_at'),
+    ])
+    .where(DUE_DELIVERIES.eligible)
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), oldest_created_at: row.oldest_created_at };
+}

@@ -35,6 +35,8 @@ export interface UpstreamBudget {
     statusCode: number,
     headers: Dispatcher.ResponseData['headers'],
   ): Promise<number | undefined>;
+  /** Whole tokens in the budget now, without taking one; undefined when the store is down. */
+  tokens(): Promise<number | undefined>;
 }
 
 export function upstreamBudget(
@@ -49,6 +51,14 @@ export function upstreamBudget(
 
   return {
     drain,
+
+    async tokens() {
+      try {
+        return (await deps.buckets.peek(key, upstream.budget)).remaining;
+      } catch {
+        return undefined;
+      }
+    },
 
     async take(deadline) {
       for (;;) {

@@ -2,12 +2,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   BrokenCircuitError,
   type CircuitBreakerPolicy,
+  CircuitState,
   ConsecutiveBreaker,
   circuitBreaker,
   handleWhen,
 } from 'cockatiel';
 import { Agent, type Dispatcher } from 'undici';
 import type { Clock } from '../../lib/clock.js';
+import type {
+  BreakerState,
+  Metrics,
+  RegistryCallOutcome,
+  UpstreamReading,
+} from '../../lib/metrics.js';
 import type { BucketPolicy, TokenBucketStore } from '../../lib/token-bucket.js';
 import {
   type RateLimitHeaders,
@@ -80,6 +87,8 @@ export interface UpstreamDeps {
   dispatcher?: Dispatcher;
   /** Waits before retries and for the budget (tests make it instant). */
   wait?: (ms: number) => Promise<void>;
+  /** Counts each call by outcome, with its duration (the process's metrics). */
+  metrics?: Pick<Metrics, 'registryCall'>;
 }
 
 interface UpstreamRequest {
@@ -113,7 +122,7 @@ export interface TextRequest {
   failureOf?(statusCode: number, body: string): FailureReading | undefined;
 }
 
-export interface UpstreamClient {
+export interface UpstreamClient extends UpstreamReading {
   readonly name: string;
   getJson(url: string, headers?: Record<string, string>): Promise<UpstreamResult>;
   /** A POST of a JSON body, answered as `getJson` is (a search, never a write). */
@@ -324,6 +333,17 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
   }
 
   async function call(request: UpstreamRequest): Promise<UpstreamResult> {
+    const started = performance.now();
+    const result = await callOnce(request);
+    deps.metrics?.registryCall(
+      policy.name,
+      outcomeOf(result),
+      (performance.now() - started) / 1000,
+    );
+    return result;
+  }
+
+  async function callOnce(request: UpstreamRequest): Promise<UpstreamResult> {
     const deadline = Date.now() + policy.deadlineMs;
     try {
       return await breaker.execute(() => withRetries(request, deadline));
@@ -351,10 +371,26 @@ export function createUpstreamClient(policy: UpstreamPolicy, deps: UpstreamDeps)
     postJson: (url, body, headers = {}) => call({ method: 'POST', url, headers, body }),
     postText: (url, text, headers = {}) => call({ method: 'POST', url, headers, text }),
     postForm: (url, form, headers = {}) => call({ method: 'POST', url, headers, form }),
+    breakerState: () => BREAKER_STATES[breaker.state],
+    budgetTokens: () => budget.tokens(),
     async close() {
       if (!deps.dispatcher) await dispatcher.close();
     },
   };
+}
+
+const BREAKER_STATES: Record<CircuitState, BreakerState> = {
+  [CircuitState.Closed]: 'closed',
+  [CircuitState.HalfOpen]: 'half_open',
+  [CircuitState.Open]: 'open',
+  // Isolated by hand (never done here): as good as open.
+  [CircuitState.Isolated]: 'open',
+};
+
+function outcomeOf(result: UpstreamResult): RegistryCallOutcome {
+  if (result.kind === 'ok') return 'answered';
+  if (result.kind === 'not_found') return 'not_found';
+  return result.reason === 'circuit_open' ? 'breaker_open' : result.reason;
 }
 
 /**
@@ -369,6 +405,8 @@ export function uncalledClient(why: string): UpstreamClient {
     postJson: fail,
     postText: fail,
     postForm: fail,
+    breakerState: () => 'closed',
+    budgetTokens: async () => undefined,
     close: async () => {},
   };
 }
