@@ -7,7 +7,7 @@ import {
   read,
   readInteger,
 } from './config/reading.js';
-import { type MirrorsConfig, readLiveSources, readMirrors } from './config/registers.js';
+import { type MirrorsConfig, readFeeds, readLiveSources, readMirrors } from './config/registers.js';
 import { readTrustProxy } from './config/trust-proxy.js';
 import {
   DEFAULT_MONITOR_LEASE_MS,
@@ -19,6 +19,7 @@ import {
   DEFAULT_POSTGRES_TIMEOUTS,
   type PostgresTimeouts,
 } from './db/database-config.js';
+import type { FeedsConfig } from './feeds/feed-names.js';
 import type { LiveSourcesConfig } from './sources/live-sources.js';
 
 // The environment as a typed, validated configuration. The variables' table is in
@@ -41,6 +42,7 @@ export {
   DEFAULT_MONITOR_SLOTS,
   DEFAULT_SNAPSHOTS_PER_DAY,
 } from './config/variables.js';
+export type { FeedsConfig } from './feeds/feed-names.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = [
@@ -92,6 +94,8 @@ export interface Config {
   };
   liveSources: LiveSourcesConfig;
   mirrors: MirrorsConfig;
+  /** The register change feeds workers follow (FEEDS). */
+  feeds: FeedsConfig;
 }
 
 export interface HttpLimits {
@@ -208,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
 
+  const liveSources = readLiveSources(env);
   return {
     port,
     host,
@@ -225,8 +230,9 @@ export function loadConfig(env: Env = process.env): Config {
     monitorLeaseMs,
     redisUrl,
     rateLimits,
-    liveSources: readLiveSources(env),
+    liveSources,
     mirrors: readMirrors(env, database),
+    feeds: readFeeds(env, liveSources.credentials),
   };
 }
 

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { type Config, defaultPublicBaseUrl, listeningUrl } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { createFeeds } from './feeds/feeds.js';
 import { scheduleIdempotencyPurge } from './jobs/idempotency-purge.js';
 import { scheduleMirrorCoverageRefresh } from './jobs/mirror-coverage.js';
 import { scheduleSnapshotRetention } from './jobs/snapshot-retention.js';
@@ -99,12 +100,20 @@ export async function startServer(
     const stopIdempotencyPurge = scheduleIdempotencyPurge(database.db, clock, app.log);
     const stopSnapshotRetention = scheduleSnapshotRetention(database.db, clock, app.log);
     const stopMirrorCoverageRefresh = scheduleMirrorCoverageRefresh(live, app.log);
+    const feeds = config.workerInServe
+      ? createFeeds(config.feeds, config.liveSources, {
+          clock,
+          buckets: runtime.buckets,
+          metrics: domain.metrics,
+        })
+      : undefined;
     const background = config.workerInServe
       ? startBackgroundWork(database, domain, app.log, {
           webhookNetwork: options.webhookNetwork,
           monitorLeaseMs: config.monitorLeaseMs,
           mirrors: config.mirrors,
           metrics: domain.metrics,
+          feeds: feeds?.feeds,
         })
       : undefined;
 
@@ -132,6 +141,7 @@ export async function startServer(
         stopMirrorCoverageRefresh();
         try {
           await background?.stop();
+          await feeds?.close();
           // Drain first: requests arriving on open connections are answered 503 with
           // `Connection: close`, so kept-alive clients hear why instead of finding their
           // connection reset. Then bodies that have still not arrived are dropped (a slow client

@@ -4,6 +4,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config, MirrorsConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import type { ChangeFeed } from './feeds/change-feed.js';
+import { createFeeds } from './feeds/feeds.js';
+import { createFeedConsumer } from './jobs/feed-consumer.js';
 import { scheduleMirrorCoverageRefresh } from './jobs/mirror-coverage.js';
 import { createMirrorRefresher } from './jobs/mirror-refresher.js';
 import { createMonitorScheduler } from './jobs/monitor-scheduler.js';
@@ -38,6 +41,8 @@ export interface BackgroundWorkOptions {
   mirrors?: MirrorsConfig;
   /** Where rechecks and delivery attempts are counted (the process's metrics). */
   metrics?: Metrics;
+  /** The register change feeds to follow (FEEDS; src/feeds/feeds.ts builds them). */
+  feeds?: readonly ChangeFeed[];
 }
 
 /**
@@ -76,13 +81,26 @@ export function startBackgroundWork(
           log: log as FastifyBaseLogger,
         })
       : undefined;
+  const consumers = (options.feeds ?? []).map((feed) =>
+    createFeedConsumer(database, feed, deps, {
+      owner,
+      log: log as FastifyBaseLogger,
+      metrics: options.metrics,
+    }),
+  );
   scheduler.start();
   deliverer.start();
   refresher?.start();
+  for (const consumer of consumers) consumer.start();
   const heartbeat = startHeartbeat(database, deps.clock, owner, log as FastifyBaseLogger);
   return {
     async stop() {
-      await Promise.all([scheduler.stop(), deliverer.stop(), refresher?.stop()]);
+      await Promise.all([
+        scheduler.stop(),
+        deliverer.stop(),
+        refresher?.stop(),
+        ...consumers.map((consumer) => consumer.stop()),
+      ]);
       await sender.close();
       await heartbeat.stop();
     },
@@ -121,11 +139,17 @@ export async function startWorker(
         host: config.host,
         port: config.metricsPort,
       });
+    const feeds = createFeeds(config.feeds, config.liveSources, {
+      clock: domain.clock,
+      buckets: runtime.buckets,
+      metrics: domain.metrics,
+    });
     const work = startBackgroundWork(database, domain, log, {
       ...options,
       monitorLeaseMs: config.monitorLeaseMs,
       mirrors: config.mirrors,
       metrics: domain.metrics,
+      feeds: feeds.feeds,
     });
     const stopMirrorCoverageRefresh = scheduleMirrorCoverageRefresh(live, log);
     log.info(
@@ -148,6 +172,7 @@ export async function startWorker(
         try {
           await work.stop();
         } finally {
+          await feeds.close();
           await health?.close();
           await metricsListener?.close();
           await runtime.close();

@@ -88,7 +88,21 @@ describe('configuration', () => {
           },
         },
       },
+      feeds: { enabled: [], companiesHouseStreamBaseUrl: 'https://stream.companieshouse.gov.uk' },
     });
+  });
+
+  it('reads FEEDS, and refuses the Companies House feed without its own streaming key', () => {
+    expect(
+      loadConfig({ FEEDS: 'brreg,companies_house', COMPANIES_HOUSE_STREAM_KEY: 'stream-key-1' })
+        .feeds.enabled,
+    ).toEqual(['brreg', 'companies_house']);
+    expect(() => loadConfig({ FEEDS: 'companies_house' })).toThrow('COMPANIES_HOUSE_STREAM_KEY');
+    expect(() => loadConfig({ FEEDS: 'opencorporates' })).toThrow('unknown feed');
+    expect(() => loadConfig({ FEEDS: 'brreg,brreg' })).toThrow('twice');
+    expect(() => loadConfig({ COMPANIES_HOUSE_STREAM_BASE_URL: 'ftp://x' })).toThrow(
+      'COMPANIES_HOUSE_STREAM_BASE_URL',
+    );
   });
 
   it('reads METRICS_PORT, and refuses one that is no port', () => {

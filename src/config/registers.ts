@@ -1,6 +1,8 @@
 import { tmpdir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { DatabaseConfig } from '../db/database-config.js';
+import { COMPANIES_HOUSE_STREAM_DEFAULT_BASE_URL } from '../feeds/companies-house-stream.js';
+import { FEED_NAMES, type FeedName, type FeedsConfig } from '../feeds/feed-names.js';
 import {
   DOWNLOADABLE_MIRRORS,
   type DownloadableMirror,
@@ -138,4 +140,43 @@ export function readLiveSources(env: Env): LiveSourcesConfig {
     credentials[variable] = value;
   }
   return { enabled, credentials, baseUrls };
+}
+
+/**
+ * FEEDS and the streaming API's address. A feed needs its register's key where it has one
+ * (`companies_house`: COMPANIES_HOUSE_STREAM_KEY, read with the registers' credentials), refused
+ * at startup rather than in a worker's log.
+ */
+export function readFeeds(env: Env, credentials: Credentials): FeedsConfig {
+  const listed = read(env, 'FEEDS') ?? 'none';
+  const names = listed === 'none' ? [] : listed.split(',').map((name) => name.trim());
+  const enabled: FeedName[] = [];
+  for (const name of names) {
+    if (!(FEED_NAMES as readonly string[]).includes(name))
+      throw new ConfigError(
+        'FEEDS',
+        `unknown feed "${name}"; known: ${FEED_NAMES.join(', ')}, or none`,
+      );
+    if (enabled.includes(name as FeedName)) throw new ConfigError('FEEDS', `lists "${name}" twice`);
+    enabled.push(name as FeedName);
+  }
+  if (enabled.includes('companies_house') && !credentials.COMPANIES_HOUSE_STREAM_KEY)
+    throw new ConfigError(
+      'COMPANIES_HOUSE_STREAM_KEY',
+      'FEEDS lists companies_house, whose stream needs a streaming API key of its own: set COMPANIES_HOUSE_STREAM_KEY',
+    );
+  const raw =
+    read(env, 'COMPANIES_HOUSE_STREAM_BASE_URL') ?? COMPANIES_HOUSE_STREAM_DEFAULT_BASE_URL;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('COMPANIES_HOUSE_STREAM_BASE_URL', `is not an absolute URL: "${raw}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ConfigError(
+      'COMPANIES_HOUSE_STREAM_BASE_URL',
+      'must use https (or http for a local test double)',
+    );
+  return { enabled, companiesHouseStreamBaseUrl: raw.replace(/\/+$/, '') };
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_POSTGRES_TIMEOUTS } from '../db/database-config.js';
+import { COMPANIES_HOUSE_STREAM_DEFAULT_BASE_URL } from '../feeds/companies-house-stream.js';
 import { EDGAR_SUBMISSIONS_URL } from '../mirrors/mirror-registers.js';
 import {
   baseUrlVariable,
@@ -187,6 +188,17 @@ export const CONFIG_VARIABLES = [
       'companies_house,brreg,recherche_entreprises,ares,prh,krs,regon,cvr,uid,bolagsverket,edgar,ariregister,kbo,gleif',
     meaning:
       'The company registers live checks, searches and monitors ask, in the order they are tried for a country (`none` for none); see `docs/sources.md`. Sandbox keys never use them',
+  },
+  {
+    name: 'FEEDS',
+    default: 'none',
+    meaning:
+      'Register change feeds the worker follows, comma-separated (`companies_house`, `brreg`), or `none`: a change a register publishes to a company a live monitor watches makes the monitor due within seconds, and polling at its cadence stays the backstop. `companies_house` needs `COMPANIES_HOUSE_STREAM_KEY`. One worker reads each feed at a time. See `docs/monitoring.md`, "Freshness"',
+  },
+  {
+    name: 'COMPANIES_HOUSE_STREAM_BASE_URL',
+    default: COMPANIES_HOUSE_STREAM_DEFAULT_BASE_URL,
+    meaning: "Base URL of Companies House's streaming API (a test double)",
   },
   {
     name: 'MIRROR_REFRESH',

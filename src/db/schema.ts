@@ -12,7 +12,12 @@ import type {
   RegistryRecordCacheTable,
   SnapshotAllowanceUsageTable,
 } from './schema/checks.js';
-import type { MirrorCompaniesTable, MirrorsTable, MirrorVersionsTable } from './schema/mirrors.js';
+import type {
+  FeedPositionsTable,
+  MirrorCompaniesTable,
+  MirrorsTable,
+  MirrorVersionsTable,
+} from './schema/mirrors.js';
 import type {
   MonitorEventsTable,
   MonitorsTable,
@@ -54,6 +59,7 @@ export interface Database {
   idempotency_records: IdempotencyRecordsTable;
   service_secrets: ServiceSecretsTable;
   worker_heartbeats: WorkerHeartbeatsTable;
+  feed_positions: FeedPositionsTable;
   companies: CompaniesTable;
   checks: ChecksTable;
   snapshot_allowance_usage: SnapshotAllowanceUsageTable;

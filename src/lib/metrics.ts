@@ -24,6 +24,13 @@ export interface Metrics {
   recheck(outcome: 'rechecked' | 'unpaid' | 'skipped' | 'failed', seconds: number): void;
   /** A webhook delivery attempt and what it left the delivery as. */
   webhookAttempt(outcome: 'delivered' | 'retrying' | 'failed', seconds: number): void;
+  /**
+   * A batch of a register change feed committed: the companies it said changed, the monitors it
+   * made due, and when the register published its last event (the feed's lag).
+   */
+  feedBatch(feed: string, changes: number, monitorsDue: number, publishedAt: Date | null): void;
+  /** A feed could not resume from its position: every monitor it covers was made due. */
+  feedGap(feed: string): void;
   /** Where the gauges read at each scrape come from (the process wires them once it has them). */
   readAtScrape(readings: ScrapeReadings): void;
   /** Adds Node's process and event-loop metrics (once; a listener asks for them). */
@@ -175,6 +182,31 @@ export function createMetrics(): Metrics {
     registers,
   });
 
+  const feedChanges = new Counter({
+    name: 'firmwatch_feed_changes_total',
+    help: 'Companies a register change feed said changed (watched or not), by feed.',
+    labelNames: ['feed'],
+    registers,
+  });
+  const feedDue = new Counter({
+    name: 'firmwatch_feed_monitors_due_total',
+    help: 'Monitors a register change feed made due, by feed.',
+    labelNames: ['feed'],
+    registers,
+  });
+  const feedGaps = new Counter({
+    name: 'firmwatch_feed_gaps_total',
+    help: 'Times a feed could not resume from its position (every monitor it covers was made due), by feed.',
+    labelNames: ['feed'],
+    registers,
+  });
+  const feedLag = new Gauge({
+    name: 'firmwatch_feed_lag_seconds',
+    help: 'From the register publishing the last event read to its batch being committed, by feed.',
+    labelNames: ['feed'],
+    registers,
+  });
+
   // Read at each scrape, from the database and the upstream clients. A reading that fails (the
   // database down) leaves its gauges out of that scrape instead of failing the whole scrape.
   new Gauge({
@@ -274,6 +306,15 @@ export function createMetrics(): Metrics {
     webhookAttempt(outcome, seconds) {
       attempts.inc({ outcome });
       attemptDuration.observe(seconds);
+    },
+    feedBatch(feed, changes, monitorsDue, publishedAt) {
+      if (changes > 0) feedChanges.inc({ feed }, changes);
+      if (monitorsDue > 0) feedDue.inc({ feed }, monitorsDue);
+      if (publishedAt)
+        feedLag.set({ feed }, Math.max(0, (Date.now() - publishedAt.getTime()) / 1000));
+    },
+    feedGap(feed) {
+      feedGaps.inc({ feed });
     },
     readAtScrape(next) {
       readings = next;

@@ -10,6 +10,12 @@ export const REGISTER_CREDENTIALS = {
     meaning:
       'Key of the Companies House public data API; without it the Companies House source is off and GB registration numbers answer `not_supported` in live',
   },
+  COMPANIES_HOUSE_STREAM_KEY: {
+    pattern: /^[A-Za-z0-9-]{8,100}$/,
+    what: 'a Companies House streaming API key',
+    meaning:
+      "Key of Companies House's streaming API, a key of its own (a REST key is refused there); `FEEDS=companies_house` follows the company profile stream with it, so a GB company's change reaches its monitors within seconds",
+  },
   CVR_USERNAME: {
     pattern: /^[^\s:]{1,200}$/,
     what: 'a CVR system-to-system user name',

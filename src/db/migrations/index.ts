@@ -21,6 +21,7 @@ import * as m0019 from './0019-check-and-monitor-filters.js';
 import * as m0020 from './0020-webhook-test-deliveries.js';
 import * as m0021 from './0021-deferred-write-gates.js';
 import * as m0022 from './0022-worker-heartbeats.js';
+import * as m0023 from './0023-feed-positions.js';
 
 /**
  * Every migration, in order. A static list rather than a directory scan: it survives bundling and
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0020-webhook-test-deliveries': m0020,
   '0021-deferred-write-gates': m0021,
   '0022-worker-heartbeats': m0022,
+  '0023-feed-positions': m0023,
 };

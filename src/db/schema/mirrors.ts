@@ -44,3 +44,15 @@ export interface MirrorCompaniesTable {
   address: string | null;
   city_or_state: string | null;
 }
+
+/** A register change feed's read position and its consumer's lease (migration 0023). */
+export interface FeedPositionsTable {
+  feed: string;
+  /** The feed's own position (a stream timepoint, an update id), or null before the first read. */
+  position: string | null;
+  /** When the register published the last event read. */
+  published_at: string | null;
+  updated_at: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+}

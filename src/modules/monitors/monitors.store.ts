@@ -315,3 +315,30 @@ export async function dueMonitorsSummary(
     .executeTakeFirstOrThrow();
   return { due: Number(row.due), oldest_due_at: row.oldest_due_at };
 }
+
+/**
+ * Of `numbers` (normalized, of one country and identifier type), those some live monitor watches:
+ * a register change feed acts only on companies someone monitors (any workspace: public records
+ * are the same for all). One lookup of the `monitors_by_identifier` index per number.
+ */
+export async function liveWatchedNumbers(
+  db: Kysely<Database>,
+  request: {
+    countryCode: string;
+    identifierType: MonitorsTable['identifier_type'];
+    numbers: readonly string[];
+  },
+): Promise<Set<string>> {
+  if (request.numbers.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('monitors')
+    .select('identifier_normalized')
+    .distinct()
+    .where('environment', '=', 'live')
+    .where(DUE_MONITORS.eligible)
+    .where('country_code', '=', request.countryCode)
+    .where('identifier_type', '=', request.identifierType)
+    .where('identifier_normalized', 'in', request.numbers)
+    .execute();
+  return new Set(rows.map((row) => row.identifier_normalized));
+}

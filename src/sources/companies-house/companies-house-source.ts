@@ -207,6 +207,35 @@ const upstreamFailure = (result: Extract<UpstreamResult, { kind: 'unavailable' }
   unavailable(`${result.reason}: ${result.detail}`);
 
 /**
+ * A company profile as a lookup's answer: the body of `GET /company/{company_number}`, or the
+ * `data` of a streaming API event on the companies stream, which is the same resource ("The
+ * streaming endpoints return exactly the same data resources as the equivalent on-demand data
+ * API, wrapped in a small JSON envelope", streaming API overview). A body not in the documented
+ * shape is `unavailable`, never a guess.
+ */
+export function companyProfileLookup(body: unknown, retrievedAt: Date): LookupResult {
+  if (!companyProfile.Check(body)) {
+    return unavailable(
+      `malformed_response: Companies House sent a company profile not in the documented shape (${firstError(companyProfile, body)})`,
+    );
+  }
+  return {
+    outcome: 'matched',
+    company: companyRecord({
+      name: body.company_name,
+      number: body.company_number.toUpperCase(),
+      type: body.type,
+      status: body.company_status,
+      detail: body.company_status_detail,
+      created: body.date_of_creation,
+      address: body.registered_office_address,
+    }),
+    source: { ...COMPANIES_HOUSE_INFO, source_url: companiesHouseRecordUrl(body.company_number) },
+    retrievedAt,
+  };
+}
+
+/**
  * The UK Companies House public data API: GB company numbers (registry match and legal status)
  * and company search by name. HTTP Basic authentication with the API key as the user name and an
  * empty password. Budgets, retries and the circuit breaker are the client's.
@@ -232,35 +261,14 @@ export function companiesHouseSource(options: {
     if (result.kind === 'unavailable') return upstreamFailure(result);
     if (result.kind === 'not_found')
       return { outcome: 'not_matched', source: COMPANIES_HOUSE_INFO };
-    if (!companyProfile.Check(result.body)) {
-      return unavailable(
-        `malformed_response: Companies House sent a company profile not in the documented shape (${firstError(companyProfile, result.body)})`,
-      );
-    }
-    const profile = result.body;
+    const answer = companyProfileLookup(result.body, result.retrievedAt);
     // An answer about another company is a broken answer, never that company's finding.
-    if (profile.company_number.toUpperCase() !== number) {
+    if (answer.outcome === 'matched' && answer.company.registration_number !== number) {
       return unavailable(
-        `malformed_response: Companies House answered ${number} with company ${profile.company_number}`,
+        `malformed_response: Companies House answered ${number} with company ${answer.company.registration_number}`,
       );
     }
-    return {
-      outcome: 'matched',
-      company: companyRecord({
-        name: profile.company_name,
-        number: profile.company_number.toUpperCase(),
-        type: profile.type,
-        status: profile.company_status,
-        detail: profile.company_status_detail,
-        created: profile.date_of_creation,
-        address: profile.registered_office_address,
-      }),
-      source: {
-        ...COMPANIES_HOUSE_INFO,
-        source_url: companiesHouseRecordUrl(profile.company_number),
-      },
-      retrievedAt: result.retrievedAt,
-    };
+    return answer;
   }
 
   async function searchByName(
