@@ -84,6 +84,8 @@ export function startBackgroundWork(
   const consumers = (options.feeds ?? []).map((feed) =>
     createFeedConsumer(database, feed, deps, {
       owner,
+      // A feed claimed by a worker that died is taken over as its monitors are.
+      leaseMs: options.monitorLeaseMs,
       log: log as FastifyBaseLogger,
       metrics: options.metrics,
     }),

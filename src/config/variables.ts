@@ -140,7 +140,7 @@ export const CONFIG_VARIABLES = [
     name: 'MONITOR_LEASE_MS',
     default: String(DEFAULT_MONITOR_LEASE_MS),
     meaning:
-      'How long a worker holds the monitors it claims; a monitor whose worker died or froze is taken over after it. On PostgreSQL it must exceed `PG_STATEMENT_TIMEOUT_MS` + `PG_IDLE_IN_TRANSACTION_TIMEOUT_MS` (docs/monitoring.md)',
+      'How long a worker holds the monitors and the change feed it claims; a monitor or feed whose worker died or froze is taken over after it. On PostgreSQL it must exceed `PG_STATEMENT_TIMEOUT_MS` + `PG_IDLE_IN_TRANSACTION_TIMEOUT_MS` (docs/monitoring.md)',
   },
   {
     name: 'PG_STATEMENT_TIMEOUT_MS',
