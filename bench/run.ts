@@ -13,6 +13,7 @@ import { liveCachedChecks } from './live-cached-checks.js';
 import { mcpToolCalls } from './mcp-tool-calls.js';
 import { mirrorImport } from './mirror-import.js';
 import { scheduledRechecks, schedulerTick } from './monitor-scheduler.js';
+import { registerChangeFeeds } from './register-change-feeds.js';
 import { sandboxChecks, sandboxChecksPostgres } from './sandbox-checks.js';
 import { sqliteDurability } from './sqlite-durability.js';
 import { supplierImport } from './supplier-import.js';
@@ -69,6 +70,10 @@ const benchmarks: Array<{ name: string; run: () => Promise<string> }> = [
   {
     name: 'supplier file import: firmwatch checks import vs a bare POST /checks loop (SQLite, 4 in flight, median of 3 x 2,000 rows), and the peak memory of a 100,000-row import',
     run: supplierImport,
+  },
+  {
+    name: 'register change feeds: publication to webhook with 100,000 live GB monitors (Companies House stream, 1,000 changes over 20 s, 100 monitored; 3 rounds), and register calls per day against daily polling',
+    run: registerChangeFeeds,
   },
 ];
 
