@@ -39,7 +39,9 @@ module.exports = {
       comment:
         'Only the process and the app read config.ts; each layer owns its settings type (DatabaseConfig, LiveSourcesConfig, MirrorDownloadConfig) and config.ts composes them.',
       severity: 'error',
-      from: { path: '^src/(db|lib|formats|sources|mirrors|feeds|http|modules|jobs|mcp|dashboard|kit)/' },
+      from: {
+        path: '^src/(db|lib|formats|sources|mirrors|feeds|http|modules|jobs|mcp|dashboard|kit)/',
+      },
       to: { path: '^src/config(\\.ts$|/)' },
     },
     {

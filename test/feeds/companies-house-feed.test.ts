@@ -3,6 +3,7 @@ import { FeedUnavailable } from '../../src/feeds/change-feed.js';
 import { companiesHouseStream } from '../../src/feeds/companies-house-stream.js';
 import { createFeedConsumer, type FeedConsumer } from '../../src/jobs/feed-consumer.js';
 import { systemClock, toTimestamp } from '../../src/lib/clock.js';
+import { createMetrics } from '../../src/lib/metrics.js';
 import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
 import { LIVE_SOURCE_DEFAULT_BASE_URLS } from '../../src/sources/live-source-names.js';
 import { createLiveSource, type LiveSource } from '../../src/sources/live-sources.js';
@@ -45,6 +46,7 @@ describe.each(DIALECTS)('the Companies House stream feed [%s]', (dialect) => {
   let live: LiveSource;
   let consumers: FeedConsumer[];
   let monitors: Map<string, string>;
+  let metrics: ReturnType<typeof createMetrics>;
 
   beforeEach(async () => {
     rest = await startFakeRegister();
@@ -78,6 +80,7 @@ describe.each(DIALECTS)('the Companies House stream feed [%s]', (dialect) => {
       monitors.set(number, body.monitor.id);
     }
     consumers = [];
+    metrics = createMetrics();
   });
   afterEach(async () => {
     for (const consumer of consumers) await consumer.stop();
@@ -100,6 +103,7 @@ describe.each(DIALECTS)('the Companies House stream feed [%s]', (dialect) => {
     const consumer = createFeedConsumer(database, { ...built, nextReadAfterMs: 50 }, t, {
       owner,
       leaseMs: 1000,
+      metrics,
     });
     consumers.push(consumer);
     consumer.start();
@@ -144,6 +148,9 @@ describe.each(DIALECTS)('the Companies House stream feed [%s]', (dialect) => {
     const last = stream.publish(profile(watched, 'liquidation'));
     await until(async () => (await position()) === String(last), 'the position');
     expect(await due()).toEqual([watched]);
+    const counted = await metrics.registry.metrics();
+    expect(counted).toMatch(/^firmwatch_feed_changes_total\{feed="companies_house"\} 2$/m);
+    expect(counted).toMatch(/^firmwatch_feed_monitors_due_total\{feed="companies_house"\} 1$/m);
     // The recheck finds the register's new record without asking the register again.
     expect((await cached(watched))?.company.company_legal_status).toBe('liquidation');
     expect(await cached(UNWATCHED)).toBeUndefined();
@@ -180,6 +187,8 @@ describe.each(DIALECTS)('the Companies House stream feed [%s]', (dialect) => {
     await until(() => stream.connections() === 1, 'a connection from the present');
     expect(stream.requests.at(-1)).toEqual({ timepoint: null, status: 200 });
     expect(await position()).toBeNull();
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/^firmwatch_feed_gaps_total\{feed="companies_house"\} 1$/m);
   });
 
   it('hears 429 when the key has too many connections, and one worker reads the feed at a time', async () => {
