@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { brregUpdates } from '../../src/feeds/brreg-updates.js';
 import { createFeedConsumer, type FeedConsumer } from '../../src/jobs/feed-consumer.js';
-import { systemClock, toTimestamp } from '../../src/lib/clock.js';
+import { systemClock } from '../../src/lib/clock.js';
 import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
 import { LIVE_SOURCE_DEFAULT_BASE_URLS } from '../../src/sources/live-source-names.js';
 import { createLiveSource, type LiveSource } from '../../src/sources/live-sources.js';
@@ -9,6 +9,7 @@ import { sandboxSource } from '../../src/sources/sandbox/sandbox-source.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { post } from '../helpers/http.js';
+import { until } from '../helpers/until.js';
 import {
   type FakeRegister,
   fixture,
@@ -16,6 +17,7 @@ import {
   startFakeRegister,
   testClient,
 } from '../sources/fake-register.js';
+import { dueNumbers, feedPosition } from './feed-state.js';
 
 // Brønnøysund's update list (FEEDS=brreg) read by the real consumer from a fake of
 // data.brreg.no: `GET /oppdateringer/enheter` as the Enhetsregisteret API documents it (a HAL
@@ -35,14 +37,6 @@ interface Update {
   dato: string;
   organisasjonsnummer: string;
   endringstype: string;
-}
-
-async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe.each(DIALECTS)("Brønnøysund's update list feed [%s]", (dialect) => {
@@ -135,25 +129,9 @@ describe.each(DIALECTS)("Brønnøysund's update list feed [%s]", (dialect) => {
     consumer = createFeedConsumer(database, feed, t, { owner: 'worker-1', leaseMs: 1000 });
     consumer.start();
   };
-  const position = async () =>
-    (
-      await database.db
-        .selectFrom('feed_positions')
-        .select('position')
-        .where('feed', '=', 'brreg')
-        .executeTakeFirst()
-    )?.position ?? null;
-  const due = async () => {
-    const rows = await database.db
-      .selectFrom('monitors')
-      .select(['identifier_normalized', 'next_check_at'])
-      .execute();
-    const now = toTimestamp(t.clock.now());
-    return rows
-      .filter((row) => row.next_check_at <= now)
-      .map((row) => row.identifier_normalized)
-      .sort();
-  };
+  const position = () => feedPosition(database.db, 'brreg');
+  const due = () => dueNumbers(database.db, t.clock);
+
   const cachedKeys = async () =>
     (
       await database.db

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FeedUnavailable } from '../../src/feeds/change-feed.js';
 import { companiesHouseStream } from '../../src/feeds/companies-house-stream.js';
 import { createFeedConsumer, type FeedConsumer } from '../../src/jobs/feed-consumer.js';
-import { systemClock, toTimestamp } from '../../src/lib/clock.js';
+import { systemClock } from '../../src/lib/clock.js';
 import { createMetrics } from '../../src/lib/metrics.js';
 import { memoryTokenBuckets } from '../../src/lib/token-bucket.js';
 import { LIVE_SOURCE_DEFAULT_BASE_URLS } from '../../src/sources/live-source-names.js';
@@ -11,11 +11,13 @@ import { sandboxSource } from '../../src/sources/sandbox/sandbox-source.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { post, readJson } from '../helpers/http.js';
+import { until } from '../helpers/until.js';
 import {
   type FakeCompaniesHouseStream,
   startFakeCompaniesHouseStream,
 } from '../sources/fake-companies-house-stream.js';
 import { type FakeRegister, fixture, json, startFakeRegister } from '../sources/fake-register.js';
+import { dueNumbers, feedPosition } from './feed-state.js';
 
 // The Companies House feed (FEEDS=companies_house) read by the real consumer from a fake of the
 // streaming API (test/sources/fake-companies-house-stream.ts says which documentation it follows),
@@ -29,14 +31,6 @@ const profile = (number: string, status = 'active') => ({
   company_number: number,
   company_status: status,
 });
-
-async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe.each(DIALECTS)('the Companies House stream feed [%s]', (dialect) => {
   let database: TestDatabase;
@@ -109,25 +103,9 @@ describe.each(DIALECTS)('the Companies House stream feed [%s]', (dialect) => {
     consumer.start();
     return consumer;
   };
-  const position = async () =>
-    (
-      await database.db
-        .selectFrom('feed_positions')
-        .select(['position', 'lease_owner'])
-        .where('feed', '=', 'companies_house')
-        .executeTakeFirst()
-    )?.position ?? null;
-  const due = async () => {
-    const rows = await database.db
-      .selectFrom('monitors')
-      .select(['identifier_normalized', 'next_check_at'])
-      .execute();
-    const now = toTimestamp(t.clock.now());
-    return rows
-      .filter((row) => row.next_check_at <= now)
-      .map((row) => row.identifier_normalized)
-      .sort();
-  };
+  const position = () => feedPosition(database.db, 'companies_house');
+  const due = () => dueNumbers(database.db, t.clock);
+
   const cached = async (number: string) => {
     const row = await database.db
       .selectFrom('registry_record_cache')

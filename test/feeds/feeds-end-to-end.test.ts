@@ -11,6 +11,7 @@ import { createIdGenerator } from '../../src/lib/ids.js';
 import { createApiKey, createWorkspace } from '../../src/modules/accounts/accounts.service.js';
 import { grantCredits, setWorkspacePaidAccess } from '../../src/modules/usage/usage.service.js';
 import { type RunningServer, startServer } from '../../src/server.js';
+import { until } from '../helpers/until.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import {
   type FakeCompaniesHouseStream,
@@ -124,14 +125,6 @@ describe('register change feeds end to end (FEEDS=companies_house, a worker proc
     return child;
   }
 
-  async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
   /** The change_detected deliveries received, verified with their monitor's secret. */
   const changeEvents = () =>
     receiver.received.flatMap((delivery) => {
@@ -148,7 +141,7 @@ describe('register change feeds end to end (FEEDS=companies_house, a worker proc
 
   it('delivers each change as one signed change_detected event, across a SIGKILL of the worker', async () => {
     const first = await startFeedWorker();
-    await until(() => stream.connections() === 1, 'the stream connection');
+    await until(() => stream.connections() === 1, 'the stream connection', { timeoutMs: 20_000 });
 
     const publish = (number: string) => {
       statuses.set(number, 'liquidation');
@@ -161,14 +154,16 @@ describe('register change feeds end to end (FEEDS=companies_house, a worker proc
       });
     };
     for (const number of MONITORED.slice(0, 5)) publish(number);
-    await until(() => changeEvents().length >= 2, 'the first events');
+    await until(() => changeEvents().length >= 2, 'the first events', { timeoutMs: 20_000 });
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
     // Published while no worker reads the stream.
     for (const number of MONITORED.slice(5)) publish(number);
 
     await startFeedWorker();
-    await until(() => changeEvents().length >= MONITORED.length, 'every change delivered', 40_000);
+    await until(() => changeEvents().length >= MONITORED.length, 'every change delivered', {
+      timeoutMs: 40_000,
+    });
     // Give a duplicate the time to show up, were one made.
     await new Promise((resolve) => setTimeout(resolve, 1500));
 
