@@ -154,7 +154,13 @@ describe('register change feeds end to end (FEEDS=companies_house, a worker proc
       });
     };
     for (const number of MONITORED.slice(0, 5)) publish(number);
-    await until(() => changeEvents().length >= 2, 'the first events', { timeoutMs: 20_000 });
+    // Once those are delivered (a delivery the worker had claimed when it died would wait out its
+    // lease, minutes, before another worker sends it), the worker dies in the middle of reading a
+    // burst of changes to companies nobody watches.
+    await until(() => changeEvents().length >= 5, 'the first events', { timeoutMs: 20_000 });
+    for (let i = 0; i < 50; i++)
+      stream.publish({ ...PROFILE, company_number: `0777${String(i).padStart(4, '0')}` });
+    const sentToFirst = stream.published.length;
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
     // Published while no worker reads the stream.
@@ -183,8 +189,14 @@ describe('register change feeds end to end (FEEDS=companies_house, a worker proc
         current: 'liquidation',
       });
     }
-    // The second worker resumed from a committed position, not from the present.
+    // The second worker resumed from a committed position, not from the present: the stream
+    // resent what the first had read from that timepoint on (at least that event itself).
     const resumed = stream.requests.filter((request) => request.status === 200).at(-1);
     expect(resumed?.timepoint).not.toBeNull();
+    const resent = stream.published
+      .slice(0, sentToFirst)
+      .filter((event) => event.timepoint >= Number(resumed?.timepoint)).length;
+    expect(resent).toBeGreaterThanOrEqual(1);
+    if (process.env.FEEDS_TEST_REPORT) console.log(JSON.stringify({ sentToFirst, resent }));
   }, 90_000);
 });
