@@ -103,6 +103,21 @@ const UPSTREAM_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const ageSeconds = (now: Date, since: Date | null) =>
   since === null ? 0 : Math.max(0, (now.getTime() - since.getTime()) / 1000);
 
+/**
+ * A reading shared by the calls made while it is in flight. A scrape collects every metric at
+ * once, so the two gauges of the monitor backlog (and the two of the deliveries) ask the database
+ * one query per scrape instead of one each.
+ */
+function joined<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    pending ??= read().finally(() => {
+      pending = undefined;
+    });
+    return pending;
+  };
+}
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
   const registers = [registry];
@@ -317,7 +332,11 @@ export function createMetrics(): Metrics {
       feedGaps.inc({ feed });
     },
     readAtScrape(next) {
-      readings = next;
+      readings = {
+        ...next,
+        dueMonitors: joined(() => next.dueMonitors()),
+        pendingDeliveries: joined(() => next.pendingDeliveries()),
+      };
     },
     collectProcessMetrics() {
       if (processMetrics) return;

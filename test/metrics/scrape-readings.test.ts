@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { scrapeReadings } from '../../src/jobs/scrape-readings.js';
+import { createMetrics } from '../../src/lib/metrics.js';
 import { sendTestEvent } from '../../src/modules/webhooks/test-events.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
@@ -60,5 +61,33 @@ describe.each(DIALECTS)('the backlog a scrape reads [%s]', (dialect) => {
     const pending = await readings.pendingDeliveries();
     expect(pending.pending).toBe(1);
     expect(pending.oldestCreatedAt?.getTime()).toBe(createdAt.getTime());
+  });
+});
+
+describe('a scrape', () => {
+  it('reads each backlog from the database once, for both of its gauges', async () => {
+    const metrics = createMetrics();
+    const calls = { due: 0, pending: 0 };
+    metrics.readAtScrape({
+      async dueMonitors() {
+        calls.due += 1;
+        return { due: 3, oldestDueAt: new Date('2026-11-27T10:00:00Z') };
+      },
+      async pendingDeliveries() {
+        calls.pending += 1;
+        return { pending: 2, oldestCreatedAt: new Date('2026-11-27T11:00:00Z') };
+      },
+      upstreams: () => [],
+      now: () => new Date('2026-11-27T12:00:00Z'),
+    });
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/^firmwatch_monitors_due 3$/m);
+    expect(text).toMatch(/^firmwatch_monitors_oldest_due_age_seconds 7200$/m);
+    expect(text).toMatch(/^firmwatch_webhook_deliveries_pending 2$/m);
+    expect(text).toMatch(/^firmwatch_webhook_oldest_pending_delivery_age_seconds 3600$/m);
+    expect(calls).toEqual({ due: 1, pending: 1 });
+    // The next scrape reads again: nothing is kept between scrapes.
+    await metrics.registry.metrics();
+    expect(calls).toEqual({ due: 2, pending: 2 });
   });
 });
