@@ -159,7 +159,8 @@ describe('firmwatch API client commands', { timeout: 120_000 }, () => {
     expect(id).toBeDefined();
     // The baseline's four findings, and the signing secret, shown once as the API gives it.
     expect(created.stdout).toMatch(/^ {2}registry_match_status: +matched$/m);
-    expect(created.stdout).toMatch(/^ {2}svcwhsec_\w+/m);
+    // 32 random bytes in base64url, whose alphabet has `-` besides the word characters.
+    expect(created.stdout).toMatch(/^ {2}svcwhsec_[A-Za-z0-9_-]{43}$/m);
     expect((await api(`/monitors/${id}`)).body).toMatchObject({
       status: 'active',
       cadence: 'weekly',
